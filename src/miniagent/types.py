@@ -1,0 +1,68 @@
+"""Control-flow values a node or an edge can return. Mirrors ``langgraph/types.py``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal, Sequence
+
+__all__ = ["Send", "Command"]
+
+
+class Send:
+    """Start one task of ``node`` with ``arg`` as its input (langgraph/types.py:~760).
+
+    Returned from a conditional edge, a list of ``Send`` fans out: each becomes its own task in the
+    next super-step, with its own input instead of the graph state. ``create_react_agent`` v2
+    sends one ``tools`` task per tool call this way.
+    """
+
+    __slots__ = ("node", "arg")
+
+    def __init__(self, node: str, arg: Any) -> None:
+        self.node = node
+        self.arg = arg
+
+    def __hash__(self) -> int:
+        return hash((self.node, self.arg))
+
+    def __repr__(self) -> str:
+        return f"Send(node={self.node!r}, arg={self.arg!r})"
+
+    def __eq__(self, value: object) -> bool:
+        return isinstance(value, Send) and self.node == value.node and self.arg == value.arg
+
+
+@dataclass
+class Command:
+    """Update the state and/or choose the next node(s) from inside a node (langgraph/types.py:838).
+
+    ``update`` is applied like a node's returned dict; ``goto`` names node(s) or ``Send``s to run
+    next. ``graph=Command.PARENT`` targets the parent graph (kept for fidelity; the miniature has
+    no subgraphs). ``resume`` belongs to interrupts, which the miniature does not implement.
+    """
+
+    graph: str | None = None
+    update: Any | None = None
+    resume: Any | None = None
+    goto: Send | Sequence[Send | str] | str = ()
+
+    PARENT: ClassVar[Literal["__parent__"]] = "__parent__"
+
+    def __repr__(self) -> str:
+        # Like upstream: show only the fields that are set.
+        contents = ", ".join(
+            f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name)
+        )
+        return f"Command({contents})"
+
+    def _update_as_tuples(self) -> list[tuple[str, Any]]:
+        """The update as ``(key, value)`` pairs, as the graph applies it."""
+        if isinstance(self.update, dict):
+            return list(self.update.items())
+        if isinstance(self.update, (list, tuple)) and all(
+            isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str) for t in self.update
+        ):
+            return list(self.update)
+        if self.update is not None:
+            return [("__root__", self.update)]
+        return []
