@@ -1,0 +1,55 @@
+"""Reach the functions ``create_react_agent`` defines *inside* itself, for grading.
+
+Upstream defines ``_resolve_model``, ``_are_more_steps_needed``, ``_get_model_input_state`` and
+``call_model`` inside ``create_react_agent`` (chat_agent_executor.py:599-696), closing over the
+arguments it was given. The miniature keeps that shape so it reads line by line like upstream.
+A grader therefore cannot swap a learner's version in by replacing a module attribute. It does
+what Python allows instead: every closure keeps its free variables in *cells*, and a cell's
+contents can be read and replaced. ``agent.nodes["agent"]`` wraps ``call_model``; its cells hold
+the other inner functions and the values ``create_react_agent`` computed (``static_model``,
+``name``, ``is_dynamic_model``, ...).
+
+    call_model = agent_node_function(agent)
+    closure_vars(call_model)["static_model"]          # read what the agent was built with
+    swap_closure(call_model, "_are_more_steps_needed", my_version)   # the agent now calls yours
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def agent_node_function(agent: Any, node: str = "agent", *, asynchronous: bool = False) -> Any:
+    """The plain function behind a compiled agent's node (``call_model`` for ``"agent"``)."""
+    runnable = agent.nodes[node].bound
+    return runnable.afunc if asynchronous else runnable.func
+
+
+def _cells(fn: Callable[..., Any]) -> dict[str, Any]:
+    code = fn.__code__
+    return dict(zip(code.co_freevars, fn.__closure__ or ()))
+
+
+def closure_vars(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The free variables of ``fn`` and their current values."""
+    return {name: cell.cell_contents for name, cell in _cells(fn).items()}
+
+
+def swap_closure(fn: Callable[..., Any], name: str, value: Any) -> Callable[[], None]:
+    """Make ``fn`` see ``value`` for its free variable ``name``; return a function that undoes it.
+
+    The cell is shared by every inner function of the same ``create_react_agent`` call that uses
+    ``name``, so the swap reaches all of them (e.g. ``call_model`` and ``acall_model``).
+    """
+    cells = _cells(fn)
+    if name not in cells:
+        raise KeyError(f"{fn.__qualname__} has no free variable {name!r}; it has {sorted(cells)}")
+    cell = cells[name]
+    old = cell.cell_contents
+    cell.cell_contents = value
+
+    def undo() -> None:
+        cell.cell_contents = old
+
+    return undo
