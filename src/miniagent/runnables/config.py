@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator, Sequence, TypedDict
+from typing import Any, Iterator, Sequence
+
+from typing_extensions import TypedDict  # pydantic needs it for TypedDict fields before 3.12
 
 __all__ = [
     "RunnableConfig",

@@ -433,9 +433,19 @@ def _stringify(content: Any) -> str:
 
 
 def _get_runnable_config_param(func: Callable[..., Any]) -> str | None:
-    """The parameter annotated ``RunnableConfig``, which receives the config (tools/base.py:1709)."""
+    """The parameter annotated ``RunnableConfig``, which receives the config (tools/base.py:1709).
+
+    Upstream resolves the type hints on every tool run; we cache them per function, because a
+    tool run is on the agent's hot path and ``get_type_hints`` is its most expensive step.
+    """
+    target = func.func if isinstance(func, functools.partial) else func
+    return _config_param_of(getattr(target, "__func__", target))
+
+
+@functools.lru_cache(maxsize=1024)
+def _config_param_of(func: Callable[..., Any]) -> str | None:
     try:
-        hints = get_type_hints(func.func if isinstance(func, functools.partial) else func)
+        hints = get_type_hints(func)
     except Exception:
         return None
     return next((name for name, type_ in hints.items() if type_ is RunnableConfig), None)
