@@ -10,6 +10,7 @@ __all__ = [
     "GraphRecursionError",
     "InvalidUpdateError",
     "GraphBubbleUp",
+    "EmptyInputError",
 ]
 
 
@@ -42,3 +43,7 @@ class GraphRecursionError(RecursionError):
 
 class InvalidUpdateError(Exception):
     """Raised when a node returns an update the graph cannot apply (langgraph/errors.py:92)."""
+
+
+class EmptyInputError(Exception):
+    """Raised when a graph gets no input and has nothing to resume (langgraph/errors.py:138)."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Literal, Sequence
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Sequence, TypeVar
 
-__all__ = ["Send", "Command"]
+__all__ = ["Send", "Command", "StateSnapshot"]
+
+N = TypeVar("N")  # the node names a Command may go to: Command[Literal["a", "b"]]
 
 
 class Send:
@@ -33,7 +35,7 @@ class Send:
 
 
 @dataclass
-class Command:
+class Command(Generic[N]):
     """Update the state and/or choose the next node(s) from inside a node (langgraph/types.py:838).
 
     ``update`` is applied like a node's returned dict; ``goto`` names node(s) or ``Send``s to run
@@ -66,3 +68,15 @@ class Command:
         if self.update is not None:
             return [("__root__", self.update)]
         return []
+
+
+class StateSnapshot(NamedTuple):
+    """A thread's saved state, from ``graph.get_state(config)`` (langgraph/types.py:721).
+
+    Upstream also has ``created_at``, ``parent_config``, ``tasks`` and ``interrupts``.
+    """
+
+    values: dict[str, Any] | Any
+    next: tuple[str, ...]  # the nodes that run next; () when the run finished
+    config: dict[str, Any]
+    metadata: dict[str, Any] | None

@@ -1,0 +1,165 @@
+"""Runtime benchmark: miniagent against the pinned upstream packages. Prints a table, asserts nothing.
+
+    python bench/bench_runtime.py            # imports + super-steps
+    python bench/bench_runtime.py --quick    # fewer repetitions
+
+(a) Import time: each statement in a fresh interpreter, 1 warm-up + median of 5 (like
+    ../shared/upstream-bench/bench_imports.py). Target: the heaviest miniagent import costs at
+    most 60 ms more than ``from pydantic import BaseModel``.
+(b) Super-step cost: a two-node loop graph, ``a -> b -> (a | END)``; each node appends one
+    message to ``messages`` (an ``add_messages`` key), so the history grows by one message per
+    super-step. Run for N = 10, 100, 1000 super-steps on miniagent and on langgraph (same
+    topology). The message objects are built before the clock starts (message construction is
+    node work, not graph work); ids are set, so ``add_messages`` does not mint uuids.
+    Targets: a miniagent super-step is >= 20x cheaper than langgraph's; miniagent's per-step cost
+    at N=1000 is <= 2x its cost at N=10.
+"""
+
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict
+
+warnings.filterwarnings("ignore")
+
+IMPORT_RUNS = 5
+IMPORT_TARGET_MS = 60.0
+SPEEDUP_TARGET = 20.0
+GROWTH_TARGET = 2.0
+REPS = {10: 51, 100: 11, 1000: 3}
+
+
+# ---- (a) import time ----------------------------------------------------------------------------
+
+
+def wall(code: str) -> float:
+    """Seconds for a fresh ``python -c code``, spawn to exit."""
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return time.perf_counter() - t0
+
+
+def importable(module: str) -> bool:
+    return (
+        subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True).returncode
+        == 0
+    )
+
+
+def bench_imports(runs: int) -> dict[str, float]:
+    cases = {
+        "python -c pass": "pass",
+        "from pydantic import BaseModel": "from pydantic import BaseModel",
+        "import miniagent": "import miniagent",
+        "from miniagent.graph import StateGraph": "from miniagent.graph import StateGraph",
+    }
+    if importable("miniagent.prebuilt"):
+        cases["import miniagent.prebuilt"] = "import miniagent.prebuilt"
+    cases["import langgraph.prebuilt"] = "import langgraph.prebuilt"
+    medians = {}
+    for label, code in cases.items():
+        wall(code)  # warm the file cache and .pyc files, not counted
+        medians[label] = statistics.median(wall(code) for _ in range(runs)) * 1000
+    return medians
+
+
+# ---- (b) super-steps ----------------------------------------------------------------------------
+
+
+def build_graph(kind: str, n_steps: int) -> tuple[Any, dict, dict]:
+    """The same two-node loop on either library; returns (graph, input, config)."""
+    if kind == "mini":
+        from miniagent.graph import END, START, StateGraph, add_messages
+        from miniagent.messages import AIMessage, HumanMessage
+    else:
+        from langchain_core.messages import AIMessage, HumanMessage
+        from langgraph.graph import END, START, StateGraph, add_messages
+
+    class State(TypedDict):
+        messages: Annotated[list, add_messages]
+
+    replies = iter([AIMessage(f"a{i}", id=f"a{i}") for i in range(n_steps)])
+    answers = iter([HumanMessage(f"b{i}", id=f"b{i}") for i in range(n_steps)])
+
+    def a(state: State) -> dict:
+        return {"messages": [next(replies)]}
+
+    def b(state: State) -> dict:
+        return {"messages": [next(answers)]}
+
+    def again(state: State) -> str:
+        return "a" if len(state["messages"]) <= n_steps else END
+
+    builder = StateGraph(State)
+    builder.add_node("a", a)
+    builder.add_node("b", b)
+    builder.add_edge(START, "a")
+    builder.add_edge("a", "b")
+    builder.add_conditional_edges("b", again, ["a", END])
+    graph = builder.compile()
+    inputs = {"messages": [HumanMessage("go", id="h0")]}
+    return graph, inputs, {"recursion_limit": n_steps + 10}
+
+
+def time_run(kind: str, n_steps: int) -> float:
+    graph, inputs, config = build_graph(kind, n_steps)  # not timed
+    t0 = time.perf_counter()
+    out = graph.invoke(inputs, config)
+    dt = time.perf_counter() - t0
+    assert len(out["messages"]) == n_steps + 1, len(out["messages"])  # a sanity check, not a test
+    return dt
+
+
+def bench_steps(reps: dict[int, int]) -> dict[str, dict[int, float]]:
+    """Median microseconds per super-step, per library and N. The two libraries take turns,
+    run by run, so a busy machine slows both alike and the ratio stays meaningful."""
+    kinds = ("mini", "upstream")
+    for kind in kinds:
+        time_run(kind, 10)  # warm-up: imports, first-call caches
+    times: dict[str, dict[int, list[float]]] = {k: {n: [] for n in reps} for k in kinds}
+    for n, r in reps.items():
+        for _ in range(r):
+            for kind in kinds:
+                times[kind][n].append(time_run(kind, n) / n * 1e6)
+    return {k: {n: statistics.median(ts) for n, ts in times[k].items()} for k in kinds}
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    reps = {10: 11, 100: 3, 1000: 1} if quick else REPS
+    print(f"python {sys.version.split()[0]}  ({sys.executable})\n")
+
+    print("(a) import time, fresh interpreter, median of", IMPORT_RUNS, "runs after 1 warm-up")
+    imports = bench_imports(IMPORT_RUNS)
+    for label, ms in imports.items():
+        print(f"    {label:40s} {ms:8.1f} ms")
+    heaviest = max((k for k in imports if "miniagent" in k), key=imports.__getitem__)
+    extra = imports[heaviest] - imports["from pydantic import BaseModel"]
+    print(
+        f"    target: {heaviest} <= pydantic + {IMPORT_TARGET_MS:.0f} ms: "
+        f"+{extra:.1f} ms  {verdict(extra <= IMPORT_TARGET_MS)}\n"
+    )
+
+    print("(b) two-node add_messages loop: microseconds per super-step (median)")
+    per_step = bench_steps(reps)
+    mini, upstream = per_step["mini"], per_step["upstream"]
+    print(f"    {'N':>6s} {'miniagent':>12s} {'langgraph':>12s} {'upstream/mini':>14s}")
+    for n in reps:
+        ratio = upstream[n] / mini[n]
+        print(f"    {n:6d} {mini[n]:10.1f}us {upstream[n]:10.1f}us {ratio:13.1f}x  "
+              f"{verdict(ratio >= SPEEDUP_TARGET)} (target >= {SPEEDUP_TARGET:.0f}x)")  # fmt: skip
+    growth = mini[1000] / mini[10]
+    print(f"    miniagent per-step cost, N=1000 vs N=10: {growth:.2f}x  "
+          f"{verdict(growth <= GROWTH_TARGET)} (target <= {GROWTH_TARGET:.0f}x)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
