@@ -28,7 +28,7 @@ def agent_node_function(agent: Any, node: str = "agent", *, asynchronous: bool =
 
 def _cells(fn: Callable[..., Any]) -> dict[str, Any]:
     code = fn.__code__
-    return dict(zip(code.co_freevars, fn.__closure__ or ()))
+    return dict(zip(code.co_freevars, fn.__closure__ or (), strict=True))
 
 
 def closure_vars(fn: Callable[..., Any]) -> dict[str, Any]:
