@@ -1,0 +1,29 @@
+"""Mutant: only OpenAI-style ``{"type": "function", "function": {"name": ...}}`` names are read."""
+
+from typing import Any
+
+from miniagent.models import BaseChatModel
+from miniagent.runnables import RunnableBinding, RunnableSequence
+
+
+def _should_bind_tools(model: Any, tools: Any, num_builtin: int = 0) -> bool:
+    if isinstance(model, RunnableSequence):
+        model = next(
+            (s for s in model.steps if isinstance(s, (RunnableBinding, BaseChatModel))), model
+        )
+    if not isinstance(model, RunnableBinding) or "tools" not in model.kwargs:
+        return True
+    bound_tools = model.kwargs["tools"]
+    if len(tools) != len(bound_tools) - num_builtin:
+        raise ValueError(
+            "Number of tools in the model.bind_tools() and tools passed to create_react_agent must match"
+            f" Got {len(tools)} tools, expected {len(bound_tools) - num_builtin}"
+        )
+    bound_names = {
+        bound_tool["function"]["name"]
+        for bound_tool in bound_tools
+        if bound_tool.get("type") == "function"
+    }
+    if missing_tools := {t.name for t in tools} - bound_names:
+        raise ValueError(f"Missing tools '{missing_tools}' in the model.bind_tools()")
+    return False
