@@ -76,7 +76,7 @@ def test_no_stray_files(course):
     for path in sorted((REPO / "exercises").glob("*")):
         if path.is_file():
             assert path.relative_to(REPO).as_posix() in listed, f"stray file {path}"
-    for path in sorted((REPO / "tests" / "mutants").glob("*.py")):
+    for path in sorted((REPO / "tests" / "mutants").rglob("*.py")):
         assert path.relative_to(REPO).as_posix() in mutants, f"{path} is not in course.toml"
     for path in sorted((REPO / "tests" / "graders").glob("test_*.py")):
         assert course.exercise_for_grader(path), f"{path} matches no exercise id"

@@ -237,7 +237,7 @@ def parse_impl_option(value: str, course: Course) -> list[str]:
 
 
 def impl_label(spec: str) -> str:
-    """The test id of a spec: ``mutant:tests/mutants/day00_x.py`` -> ``mutant-day00_x``."""
+    """The test id of a spec: ``mutant:tests/mutants/day00/day00_x.py`` -> ``mutant-day00_x``."""
     return (
         f"mutant-{Path(spec.removeprefix('mutant:')).stem}" if spec.startswith("mutant:") else spec
     )
