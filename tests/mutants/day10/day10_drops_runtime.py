@@ -1,0 +1,12 @@
+"""day10 mutant: calls the model callable with the state only, as if it were a prompt."""
+
+from miniagent.prebuilt.chat_agent_executor import _get_prompt_runnable
+
+
+def make_resolve_model(*, model, prompt, is_dynamic_model, static_model, tools=()):
+    def _resolve_model(state, runtime):
+        if is_dynamic_model:
+            return _get_prompt_runnable(prompt) | model(state)
+        return static_model
+
+    return _resolve_model

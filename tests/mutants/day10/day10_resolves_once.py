@@ -1,0 +1,16 @@
+"""day10 mutant: calls the model callable on the first step only and reuses that pipeline."""
+
+from miniagent.prebuilt.chat_agent_executor import _get_prompt_runnable
+
+
+def make_resolve_model(*, model, prompt, is_dynamic_model, static_model, tools=()):
+    cache = {}
+
+    def _resolve_model(state, runtime):
+        if not is_dynamic_model:
+            return static_model
+        if "pipeline" not in cache:
+            cache["pipeline"] = _get_prompt_runnable(prompt) | model(state, runtime)
+        return cache["pipeline"]
+
+    return _resolve_model
