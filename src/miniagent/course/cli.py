@@ -16,6 +16,7 @@ Grading runs pytest in a subprocess (see ``grading_run``); every message comes f
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import inspect
 import json
@@ -347,13 +348,27 @@ def solution(course: Course, args: argparse.Namespace) -> int:
 
 
 def _source(target: str, root: Path, quiet: bool = False) -> tuple[str, str]:
-    """(``path:line`` title, source text) of ``module:function``."""
+    """(``path:line`` title, source text) of ``module:function``.
+
+    ``module:outer.inner`` names a function defined inside another one, such as
+    ``create_react_agent.call_model``; it is found in the module's source, not imported.
+    """
+    module_name, _, qualname = target.partition(":")
     with warnings.catch_warnings():
         if quiet:
             warnings.simplefilter("ignore")  # upstream warns about its deprecated agent on import
-        obj = import_target(target)
-    lines, first = inspect.getsourcelines(obj)
+        obj = import_target(f"{module_name}:{qualname.split('.')[0]}")
     path = Path(inspect.getsourcefile(obj) or "?")
+    if "." in qualname:
+        from miniagent.course.site_upstream import symbols
+
+        path = Path(importlib.import_module(module_name).__file__ or "?")  # not the decorator's
+        symbol = symbols(path)[qualname]
+        first = symbol.first_line
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        lines = lines[first - 1 : symbol.end_line]
+    else:
+        lines, first = inspect.getsourcelines(obj)
     try:
         shown = path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
