@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from miniagent.course.grading_run import run_graders
 
 from .conftest import KILLS
+
+# Each check grades the whole course in a subprocess; that grows with every day added.
+pytestmark = pytest.mark.timeout(900)
 
 
 def test_reference_passes_and_pristine_stubs_are_not_started(workspace):
