@@ -36,6 +36,7 @@ def is_managed_value(value: Any) -> bool:
     return isinstance(value, type) and issubclass(value, ManagedValue)
 
 
+# --8<-- [start:remaining_steps_manager]
 class RemainingStepsManager(ManagedValue):
     """``stop - step`` (langgraph/managed/is_last_step.py:18).
 
@@ -46,6 +47,9 @@ class RemainingStepsManager(ManagedValue):
     @staticmethod
     def get(scratchpad: Any) -> int:
         return scratchpad.stop - scratchpad.step
+
+
+# --8<-- [end:remaining_steps_manager]
 
 
 class IsLastStepManager(ManagedValue):

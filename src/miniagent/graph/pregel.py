@@ -182,7 +182,9 @@ class PregelLoop:
                 if (value := channel.initial()) is not MISSING:
                     self.values[key] = value
             self.step = -1  # an empty checkpoint has step -2
+        # --8<-- [start:stop_step]
         self.stop = self.step + self.config["recursion_limit"] + 1
+        # --8<-- [end:stop_step]
         if input is not None:
             self.step += 1  # upstream saves the input as its own checkpoint, at this step
             self.triggers = {START}  # the input runs as the hidden node "__start__"

@@ -1,0 +1,256 @@
+"""Agent benchmark: the cost of one model+tool round trip. Prints a table, asserts nothing.
+
+    python bench/bench_agent.py             # N = 10, 100, 1000
+    python bench/bench_agent.py --quick     # fewer repetitions
+    python bench/bench_agent.py --profile   # also cProfile miniagent at N = 1000
+
+A counting model asks for a ``noop`` tool on its first N calls (ids ``ai-i`` / ``call-i``),
+then answers "done"; its own cost does not grow with the history, so the figures measure the
+executor. One round trip = one model call + one tool call (two super-steps). For each N a
+fresh agent is built (not timed), invoked once with ``recursion_limit = 2N + 10``, checked
+(``2N + 2`` messages ending in "done"), and the median over repetitions is divided by N --
+the method of ``../shared/upstream-bench/bench_react_steps.py``. Variants:
+
+* ``bare loop``   -- hand-written: ``model.invoke(history)``, ``tool.invoke(call)``, two
+  ``list.append``s per round trip, on miniagent's model and tool. The physical floor.
+* ``miniagent``   -- ``miniagent.prebuilt.create_react_agent`` (v2).
+* ``react v2``    -- ``langgraph.prebuilt.create_react_agent`` (v2), the pinned upstream.
+* ``create_agent``-- ``langchain.agents.create_agent``, no middleware.
+
+Targets (printed as PASS/MISS): at N = 100 miniagent is >= 20x faster than react v2, at
+N = 1000 >= 10x; at N = 10 miniagent is within 5x of the bare loop; miniagent's cost per round
+trip at N = 1000 is at most 4x its cost at N = 10. A miss prints where miniagent's time goes.
+The machine should be otherwise idle; variants are interleaved to soften load bursts.
+"""
+
+import cProfile
+import io
+import os
+import pstats
+import statistics
+import sys
+import time
+import warnings
+from typing import Any, Callable
+
+warnings.filterwarnings("ignore")
+
+REPS = {10: 21, 100: 7, 1000: 3}
+QUICK_REPS = {10: 7, 100: 3, 1000: 1}
+TARGETS = {"vs_react_100": 20.0, "vs_react_1000": 10.0, "vs_bare_10": 5.0, "growth": 4.0}
+
+
+def noop(x: int) -> int:
+    """Return x unchanged."""
+    return x
+
+
+# ---- miniagent side -------------------------------------------------------------------------
+
+
+def mini_model(n: int) -> Any:
+    from miniagent.messages import AIMessage
+    from miniagent.models import BaseChatModel
+
+    class CountingToolModel(BaseChatModel):
+        """Calls ``noop`` on its first ``n_calls`` calls, then answers "done"."""
+
+        n_calls: int
+        i: int = 0
+
+        def _generate(self, messages: list, **kwargs: Any) -> AIMessage:
+            i, self.i = self.i, self.i + 1
+            if i < self.n_calls:
+                call = {"name": "noop", "args": {"x": i}, "id": f"call-{i}"}
+                return AIMessage("", id=f"ai-{i}", tool_calls=[call])
+            return AIMessage("done", id=f"ai-{i}")
+
+        @property
+        def _llm_type(self) -> str:
+            return "counting-tool-model"
+
+    return CountingToolModel(n_calls=n)
+
+
+def build_mini(n: int) -> Callable[[dict, dict], dict]:
+    from miniagent.prebuilt import create_react_agent
+
+    return create_react_agent(mini_model(n), [noop], version="v2").invoke
+
+
+def build_bare(n: int) -> Callable[[dict, dict], dict]:
+    """The floor: the same model and tool calls, a list for the history, nothing else."""
+    from miniagent.messages import HumanMessage
+    from miniagent.tools import tool
+
+    model = mini_model(n).bind_tools([noop])
+    noop_tool = tool(noop)
+
+    def run(inputs: dict, config: dict) -> dict:
+        messages = [HumanMessage(inputs["messages"][0]["content"])]
+        while True:
+            reply = model.invoke(messages)
+            messages.append(reply)
+            if not reply.tool_calls:
+                return {"messages": messages}
+            for call in reply.tool_calls:
+                messages.append(noop_tool.invoke({**call, "type": "tool_call"}))
+
+    return run
+
+
+# ---- upstream side ---------------------------------------------------------------------------
+
+
+def upstream_model(n: int) -> Any:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    class CountingToolModel(BaseChatModel):
+        n_calls: int
+        i: int = 0
+
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            i, self.i = self.i, self.i + 1
+            if i < self.n_calls:
+                call = {"name": "noop", "args": {"x": i}, "id": f"call-{i}"}
+                message = AIMessage("", id=f"ai-{i}", tool_calls=[call])
+            else:
+                message = AIMessage("done", id=f"ai-{i}")
+            return ChatResult(generations=[ChatGeneration(message=message)])
+
+        @property
+        def _llm_type(self) -> str:
+            return "counting-tool-model"
+
+        def bind_tools(self, tools, *, tool_choice=None, **kwargs):
+            specs = [t if isinstance(t, dict) else convert_to_openai_tool(t) for t in tools]
+            return self.bind(tools=specs, **kwargs)
+
+    return CountingToolModel(n_calls=n)
+
+
+def build_react(n: int) -> Callable[[dict, dict], dict]:
+    from langgraph.prebuilt import create_react_agent
+
+    return create_react_agent(upstream_model(n), [noop], version="v2").invoke
+
+
+def build_create_agent(n: int) -> Callable[[dict, dict], dict]:
+    from langchain.agents import create_agent
+
+    return create_agent(upstream_model(n), [noop]).invoke
+
+
+# ---- measuring ---------------------------------------------------------------------------------
+
+VARIANTS = {
+    "bare loop": build_bare,
+    "miniagent": build_mini,
+    "react v2": build_react,
+    "create_agent": build_create_agent,
+}
+
+
+def run_once(build: Callable[[int], Callable], n: int) -> float:
+    invoke = build(n)  # construction is not timed
+    inputs = {"messages": [{"role": "user", "content": "go"}]}
+    t0 = time.perf_counter()
+    out = invoke(inputs, {"recursion_limit": 2 * n + 10})
+    elapsed = time.perf_counter() - t0
+    assert len(out["messages"]) == 2 * n + 2, len(out["messages"])
+    assert out["messages"][-1].content == "done"
+    return elapsed
+
+
+def per_round_trip(names: list[str], n: int, reps: int) -> dict[str, float]:
+    """Median seconds per model+tool round trip for each variant.
+
+    The variants take turns (one run each, ``reps`` times), so a burst of load on the machine
+    hits all of them alike and the ratios stay meaningful.
+    """
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for name in names:
+        run_once(VARIANTS[name], n)  # warm-up
+    for _ in range(reps):
+        for name in names:
+            times[name].append(run_once(VARIANTS[name], n))
+    return {name: statistics.median(t) / n for name, t in times.items()}
+
+
+def available(name: str) -> bool:
+    try:
+        VARIANTS[name](1)
+    except ImportError:
+        return False
+    return True
+
+
+def profile_mini(n: int, top: int = 15) -> str:
+    """cProfile of one miniagent run: the functions with the most own time, as file:function."""
+    invoke = build_mini(n)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    invoke({"messages": [{"role": "user", "content": "go"}]}, {"recursion_limit": 2 * n + 10})
+    profiler.disable()
+    buffer = io.StringIO()
+    stats = pstats.Stats(profiler, stream=buffer)
+    stats.sort_stats("tottime").print_stats(top)
+    return buffer.getvalue()
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def main(argv: list[str]) -> None:
+    reps = QUICK_REPS if "--quick" in argv else REPS
+    names = [name for name in VARIANTS if available(name)]
+    load = os.getloadavg()[0]
+    print(
+        f"python {sys.version.split()[0]}; load average {load:.1f} (timings assume an idle machine)"
+    )
+    print("us per model+tool round trip (median)")
+    header = f"{'N':>6} " + "".join(f"{name:>14}" for name in names)
+    header += f"{'react/mini':>12}{'agent/mini':>12}{'mini/bare':>11}"
+    print(header)
+    table: dict[int, dict[str, float]] = {}
+    for n, r in reps.items():
+        row = table[n] = per_round_trip(names, n, r)
+        cells = "".join(f"{row[name] * 1e6:14.1f}" for name in names)
+        mini = row["miniagent"]
+        ratios = [
+            row.get("react v2", float("nan")) / mini,
+            row.get("create_agent", float("nan")) / mini,
+        ]
+        print(f"{n:>6} {cells}{ratios[0]:11.1f}x{ratios[1]:11.1f}x{mini / row['bare loop']:10.1f}x")
+
+    mini = {n: table[n]["miniagent"] for n in table}
+    checks = [
+        (f"N=10: miniagent within {TARGETS['vs_bare_10']:g}x of the bare loop",
+         mini[10] / table[10]["bare loop"], lambda v: v <= TARGETS["vs_bare_10"]),
+        (f"N=1000 vs N=10: miniagent per-round-trip growth <= {TARGETS['growth']:g}x",
+         mini[1000] / mini[10], lambda v: v <= TARGETS["growth"]),
+    ]  # fmt: skip
+    if "react v2" in names:
+        checks[:0] = [
+            (f"N=100: miniagent >= {TARGETS['vs_react_100']:g}x faster than react v2",
+             table[100]["react v2"] / mini[100], lambda v: v >= TARGETS["vs_react_100"]),
+            (f"N=1000: miniagent >= {TARGETS['vs_react_1000']:g}x faster than react v2",
+             table[1000]["react v2"] / mini[1000], lambda v: v >= TARGETS["vs_react_1000"]),
+        ]  # fmt: skip
+    print(f"(load average at the end: {os.getloadavg()[0]:.1f})")
+    print()
+    missed = False
+    for label, value, ok in checks:
+        missed |= not ok(value)
+        print(f"{verdict(ok(value))}  {label}: {value:.1f}x")
+    if missed or "--profile" in argv:
+        print("\nWhere miniagent's time goes (N=1000, one run, by own time):")
+        print(profile_mini(1000))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
