@@ -631,6 +631,12 @@ def _convert_to_message(message: MessageLikeRepresentation) -> BaseMessage:
 
 def convert_to_messages(messages: Iterable[MessageLikeRepresentation]) -> list[BaseMessage]:
     """Coerce each item with ``_convert_to_message`` (langchain_core/messages/utils.py:799)."""
+    # Not in upstream: a chat model gets the whole history on every call, and it is almost
+    # always made of messages already. Checking the few distinct types runs at C speed.
+    if isinstance(messages, list) and all(
+        issubclass(t, BaseMessage) for t in set(map(type, messages))
+    ):
+        return list(messages)
     return [_convert_to_message(m) for m in messages]
 
 

@@ -90,14 +90,18 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
         "recursion_limit": DEFAULT_RECURSION_LIMIT,
         "configurable": {},
     }
-    if var_config := var_child_runnable_config.get():
+    var_config = var_child_runnable_config.get()
+    if var_config:
         for k, v in var_config.items():
             if v is not None:
                 empty[k] = v.copy() if k in COPIABLE_KEYS else v  # type: ignore[literal-required]
     if config is not None:
-        for k, v in config.items():
-            if v is not None and k in CONFIG_KEYS:
-                empty[k] = v.copy() if k in COPIABLE_KEYS else v  # type: ignore[literal-required]
+        # Not in upstream: inside a graph the config passed down is usually the current one
+        # itself; copying its values a second time would change nothing.
+        if config is not var_config:
+            for k, v in config.items():
+                if v is not None and k in CONFIG_KEYS:
+                    empty[k] = v.copy() if k in COPIABLE_KEYS else v  # type: ignore[literal-required]
         for k, v in config.items():  # other keys: ensure_config({"thread_id": 1}) -> configurable
             if v is not None and k not in CONFIG_KEYS:
                 empty["configurable"][k] = v
