@@ -15,6 +15,7 @@
     at N=1000 is <= 2x its cost at N=10.
 """
 
+import os
 import statistics
 import subprocess
 import sys
@@ -36,10 +37,16 @@ REPS = {10: 51, 100: 11, 1000: 3}
 # ---- (a) import time ----------------------------------------------------------------------------
 
 
+# A learner's Python caches compiled bytecode (.pyc); the warm-up run of each case writes it.
+# Some sandboxes and CI set PYTHONDONTWRITEBYTECODE, which would time the compiler instead of the
+# import, for pydantic and langgraph as much as for miniagent -- so the children run without it.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def wall(code: str) -> float:
     """Seconds for a fresh ``python -c code``, spawn to exit."""
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, env=CHILD_ENV)
     return time.perf_counter() - t0
 
 

@@ -193,7 +193,8 @@ class BaseMessage(BaseModel):
     name: Optional[str] = None
     id: Optional[str] = Field(default=None, coerce_numbers_to_str=True)
 
-    model_config = ConfigDict(extra="allow")
+    # Not upstream: defer_build builds the schema on first use, not at import (import time).
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     def __init__(self, content: Any = None, **kwargs: Any) -> None:
         super().__init__(content=content, **kwargs)

@@ -58,7 +58,7 @@ class BaseChatModel(BaseModel, Runnable, ABC):
     A pydantic model, as upstream: declare fields as ``class M(BaseChatModel): x: int = 0``.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)  # schema on first use
 
     def __repr_args__(self) -> Any:
         """Hide fields that hold their default (``langchain_core/load/serializable.py:221``)."""
@@ -106,6 +106,8 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         A str is one human message; a list (or tuple) of message-likes goes through
         ``convert_to_messages``. Anything else, a single message included, is an error.
         """
+        if type(model_input) is list:  # not in upstream: the usual input, without the ABC check
+            return convert_to_messages(model_input)
         if isinstance(model_input, str):
             return [HumanMessage(content=model_input)]
         if isinstance(model_input, Sequence):

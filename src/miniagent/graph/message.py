@@ -45,6 +45,10 @@ class _MessageList(list):
         index, self._index = self._index, None
         return index
 
+    def append(self, item: Any) -> None:  # spelled out: add_messages calls it every step (speed)
+        self._index = None
+        list.append(self, item)
+
 
 def _forgets_index(name: str) -> Callable[..., Any]:
     list_method = getattr(list, name)
@@ -58,7 +62,7 @@ def _forgets_index(name: str) -> Callable[..., Any]:
 
 
 for _name in (
-    "__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "extend",
+    "__setitem__", "__delitem__", "__iadd__", "__imul__", "extend",
     "insert", "pop", "remove", "clear", "sort", "reverse",
 ):  # fmt: skip
     setattr(_MessageList, _name, _forgets_index(_name))
@@ -166,12 +170,16 @@ def add_messages(
 def _coerce_to_messages(messages: list) -> list[Any]:
     """Message-likes -> messages, chunks -> whole messages (langgraph/graph/message.py:246)."""
     # A list of plain messages comes back unchanged; checking the distinct types is enough.
-    if all(
-        issubclass(t, BaseMessage) and not issubclass(t, BaseMessageChunk)
-        for t in set(map(type, messages))
-    ):
+    types = set(map(type, messages))
+    if types <= _PLAIN_MESSAGE_TYPES:  # not upstream: each class is checked once (speed)
+        return messages
+    if all(issubclass(t, BaseMessage) and not issubclass(t, BaseMessageChunk) for t in types):
+        _PLAIN_MESSAGE_TYPES.update(types)
         return messages
     return [message_chunk_to_message(m) for m in convert_to_messages(messages)]
+
+
+_PLAIN_MESSAGE_TYPES: set[type] = set()  # classes known to be messages but not chunks
 
 
 class MessagesState(TypedDict):

@@ -248,12 +248,12 @@ class PregelLoop:
 
     def _task(self, proc: PregelNode, input: Any, path: tuple, triggers: tuple):
         """The task's config: the run's, plus the ``langgraph_*`` metadata (_algo.py:655)."""
-        checkpoint_ns = f"{proc.name}:{_TASK_ID_PREFIX}{next(_task_counter):012x}"
-        config = self.config
+        name, config = proc.name, self.config
+        checkpoint_ns = f"{name}:{_TASK_ID_PREFIX}{next(_task_counter):012x}"
         metadata = {
             **config["metadata"],
             "langgraph_step": self.step,
-            "langgraph_node": proc.name,
+            "langgraph_node": name,
             "langgraph_triggers": triggers,
             "langgraph_path": path,
             "langgraph_checkpoint_ns": checkpoint_ns,
@@ -263,19 +263,19 @@ class PregelLoop:
         task_config = {
             **config,
             "metadata": metadata,
-            "run_name": proc.name,
+            "run_name": name,
             "configurable": {**config["configurable"], "checkpoint_ns": checkpoint_ns},
         }
-        return PregelExecutableTask(proc.name, input, proc, task_config, triggers, path)
+        return PregelExecutableTask(name, input, proc, task_config, triggers, path)
 
     def put_writes(self, task: PregelExecutableTask, output: Any) -> None:
         """A node's return value becomes writes: its update, its ``Command`` goto, its static
         edges -- the writers ``attach_node`` / ``attach_edge`` build (graph/state.py:1444)."""
-        proc = task.proc
-        task.writes.extend(proc.get_updates(output))
-        task.writes.extend(proc.get_control(output))
+        proc, writes = task.proc, task.writes
+        writes.extend(proc.get_updates(output))
+        writes.extend(proc.get_control(output))
         if proc.edges:
-            task.writes.extend([(BRANCH_TO + end, None) for end in proc.edges])
+            writes.extend([(BRANCH_TO + end, None) for end in proc.edges])
 
     def local_read(self, task: PregelExecutableTask, reader: PregelNode) -> Any:
         """What a conditional edge sees: the state before this step plus the task's own writes
@@ -304,14 +304,15 @@ class PregelLoop:
         else:
             tasks = sorted(tasks, key=_task_path_key) if len(tasks) > 1 else tasks
             updated = apply_writes(self.values, self.channels, tasks)
+        channels, nodes = self.channels, self.nodes
         for task in tasks:  # what runs next: triggered nodes and Send packets
             for chan, value in task.writes:
-                if chan in self.channels:
+                if chan in channels:
                     continue
                 if chan == TASKS:
                     self.sends.append(value)
-                elif chan.startswith(BRANCH_TO) and chan[len(BRANCH_TO) :] in self.nodes:
-                    self.triggers.add(chan[len(BRANCH_TO) :])
+                elif chan.startswith(BRANCH_TO) and (node := chan[len(BRANCH_TO) :]) in nodes:
+                    self.triggers.add(node)
                 else:
                     _warn(f"Task {task.name} with path {task.path} wrote to unknown channel "
                           f"{chan}, ignoring it.")  # fmt: skip

@@ -10,7 +10,6 @@ in ``pregel.py``.
 from __future__ import annotations
 
 import collections.abc
-from functools import partial
 from inspect import isfunction, ismethod, signature
 from typing import Any, Callable, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
@@ -210,8 +209,9 @@ class BranchSpec(NamedTuple):
             destinations = [r if isinstance(r, Send) else self.ends[r] for r in result]
         else:
             destinations = result
-        if any(dest is None or dest == START for dest in destinations):
-            raise ValueError("Branch did not return a valid destination")
+        for dest in destinations:
+            if dest is None or dest == START:
+                raise ValueError("Branch did not return a valid destination")
         writes: list[tuple[str, Any]] = []
         for dest in destinations:
             if isinstance(dest, Send):
@@ -517,7 +517,7 @@ class CompiledStateGraph(Pregel):
             channels=[k for k in read_keys if k in builder.channels],
             managed=[(k, builder.managed[k]) for k in read_keys if k in builder.managed],
             mapper=_pick_mapper(schema),
-            get_updates=partial(_get_updates, keys=output_key_set, ordered=output_keys),
+            get_updates=lambda output: _get_updates(output, output_key_set, output_keys),
             get_control=_control_branch,
             ends=node.ends if node else (),
             metadata=node.metadata if node else None,

@@ -29,7 +29,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal, TypeVar, cast, get_type_hints
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from typing_extensions import NotRequired, TypedDict
 
 from miniagent.constants import END
@@ -74,6 +74,9 @@ class AgentState(TypedDict):
 
 class AgentStatePydantic(BaseModel):
     """The state of the agent, as a pydantic model (chat_agent_executor.py:69)."""
+
+    # Not upstream: build the pydantic schema on first use, not at import (import time).
+    model_config = ConfigDict(defer_build=True)
 
     messages: Annotated[Sequence[BaseMessage], add_messages]
 

@@ -69,6 +69,10 @@ def _annotation_matches(annotation: Any, accepted: tuple[Any, ...]) -> bool:
     return isinstance(annotation, type) and annotation.__name__ in accepted
 
 
+# Not upstream: exact built-in types are never Runnables, so skip the slow ABC isinstance check.
+_PLAIN_TYPES = frozenset({dict, list, str, type(None)})
+
+
 # --8<-- [start:runnable_callable]
 class RunnableCallable(Runnable):
     """A function (and/or an async function) with injection by parameter name.
@@ -133,13 +137,16 @@ class RunnableCallable(Runnable):
             )
         if config is None:
             config = ensure_config()
-        kwargs = self._inject_kwargs(config, {**self.kwargs, **kwargs})
+        if self.func_accepts:
+            kwargs = self._inject_kwargs(config, {**self.kwargs, **kwargs})
+        elif self.kwargs:  # not upstream: skip the injection loop when nothing is declared (speed)
+            kwargs = {**self.kwargs, **kwargs}
         if self.trace:
             with set_config_context(_child_config(config)):
                 ret = self.func(input, **kwargs)
         else:  # graph nodes and ToolNode: the graph has set the current config already
             ret = self.func(input, **kwargs)
-        if self.recurse and isinstance(ret, Runnable):
+        if self.recurse and type(ret) not in _PLAIN_TYPES and isinstance(ret, Runnable):
             return ret.invoke(input, config)
         return ret
 

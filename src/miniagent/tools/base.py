@@ -424,6 +424,8 @@ def _is_message_content_block(obj: Any) -> bool:
 
 def _stringify(content: Any) -> str:
     """JSON if possible (non-ASCII kept), else ``str()`` (tools/base.py:1472)."""
+    if type(content) is int:  # not in upstream: the same text, without the JSON encoder's set-up
+        return str(content)
     import json
 
     try:
