@@ -15,6 +15,7 @@ in order of first appearance. An exception becomes ``("raised", class name, str(
 from __future__ import annotations
 
 import asyncio
+import importlib
 import re
 import warnings
 from types import SimpleNamespace
@@ -25,127 +26,72 @@ from pydantic import BaseModel
 # ---- the two namespaces -----------------------------------------------------------------
 
 
-def _mini_namespace() -> SimpleNamespace:
-    from miniagent import errors, graph, messages, runnables, tools, types
-    from miniagent.checkpoint import InMemorySaver
-    from miniagent.prebuilt import chat_agent_executor as cae
-    from miniagent.prebuilt import tool_node as tn
-    from miniagent.runtime import Runtime
-    from miniagent.testing import FakeToolCallingModel, ScriptedChatModel
-
-    return SimpleNamespace(
-        name="miniagent",
-        BaseMessage=messages.BaseMessage,
-        AIMessage=messages.AIMessage,
-        HumanMessage=messages.HumanMessage,
-        SystemMessage=messages.SystemMessage,
-        ToolMessage=messages.ToolMessage,
-        RemoveMessage=messages.RemoveMessage,
-        ToolCall=messages.ToolCall,
-        AnyMessage=messages.AnyMessage,
-        REMOVE_ALL_MESSAGES=graph.REMOVE_ALL_MESSAGES,
-        tool=tools.tool,
-        BaseTool=tools.BaseTool,
-        ToolException=tools.ToolException,
-        InjectedToolArg=tools.InjectedToolArg,
-        InjectedToolCallId=tools.InjectedToolCallId,
-        RunnableLambda=runnables.RunnableLambda,
-        StateGraph=graph.StateGraph,
-        START=graph.START,
-        END=graph.END,
-        MessagesState=graph.MessagesState,
-        add_messages=graph.add_messages,
-        Command=types.Command,
-        Send=types.Send,
-        GraphRecursionError=errors.GraphRecursionError,
-        GraphBubbleUp=errors.GraphBubbleUp,
-        Runtime=Runtime,
-        InMemorySaver=InMemorySaver,
-        create_react_agent=cae.create_react_agent,
-        AgentState=cae.AgentState,
-        AgentStatePydantic=cae.AgentStatePydantic,
-        _validate_chat_history=cae._validate_chat_history,
-        _should_bind_tools=cae._should_bind_tools,
-        _get_model=cae._get_model,
-        ToolNode=tn.ToolNode,
-        tools_condition=tn.tools_condition,
-        InjectedState=tn.InjectedState,
-        InjectedStore=tn.InjectedStore,
-        ToolInvocationError=tn.ToolInvocationError,
-        TOOL_CALL_ERROR_TEMPLATE=tn.TOOL_CALL_ERROR_TEMPLATE,
-        _infer_handled_types=tn._infer_handled_types,
-        FakeToolCallingModel=FakeToolCallingModel,
-        ScriptedChatModel=ScriptedChatModel,
-    )
-
-
-def _upstream_namespace() -> SimpleNamespace:
-    from langchain_core import messages
-    from langchain_core.runnables import RunnableLambda
-    from langchain_core.tools import (
-        BaseTool,
-        InjectedToolArg,
-        InjectedToolCallId,
-        ToolException,
-        tool,
-    )
-    from langgraph import errors, types
-    from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.graph import END, START, MessagesState, StateGraph, add_messages
-    from langgraph.graph.message import REMOVE_ALL_MESSAGES
-    from langgraph.prebuilt import chat_agent_executor as cae
-    from langgraph.prebuilt import tool_node as tn
-    from langgraph.runtime import Runtime
-    from upstream_fakes import FakeToolCallingModel, ScriptedChatModel
-
-    return SimpleNamespace(
-        name="upstream",
-        BaseMessage=messages.BaseMessage,
-        AIMessage=messages.AIMessage,
-        HumanMessage=messages.HumanMessage,
-        SystemMessage=messages.SystemMessage,
-        ToolMessage=messages.ToolMessage,
-        RemoveMessage=messages.RemoveMessage,
-        ToolCall=messages.ToolCall,
-        AnyMessage=messages.AnyMessage,
-        REMOVE_ALL_MESSAGES=REMOVE_ALL_MESSAGES,
-        tool=tool,
-        BaseTool=BaseTool,
-        ToolException=ToolException,
-        InjectedToolArg=InjectedToolArg,
-        InjectedToolCallId=InjectedToolCallId,
-        RunnableLambda=RunnableLambda,
-        StateGraph=StateGraph,
-        START=START,
-        END=END,
-        MessagesState=MessagesState,
-        add_messages=add_messages,
-        Command=types.Command,
-        Send=types.Send,
-        GraphRecursionError=errors.GraphRecursionError,
-        GraphBubbleUp=errors.GraphBubbleUp,
-        Runtime=Runtime,
-        InMemorySaver=InMemorySaver,
-        create_react_agent=cae.create_react_agent,
-        AgentState=cae.AgentState,
-        AgentStatePydantic=cae.AgentStatePydantic,
-        _validate_chat_history=cae._validate_chat_history,
-        _should_bind_tools=cae._should_bind_tools,
-        _get_model=cae._get_model,
-        ToolNode=tn.ToolNode,
-        tools_condition=tn.tools_condition,
-        InjectedState=tn.InjectedState,
-        InjectedStore=tn.InjectedStore,
-        ToolInvocationError=tn.ToolInvocationError,
-        TOOL_CALL_ERROR_TEMPLATE=tn.TOOL_CALL_ERROR_TEMPLATE,
-        _infer_handled_types=tn._infer_handled_types,
-        FakeToolCallingModel=FakeToolCallingModel,
-        ScriptedChatModel=ScriptedChatModel,
-    )
+# Every name a scenario may use: (name, where miniagent has it, where upstream has it).
+_NAMES = [
+    ("BaseMessage", "miniagent.messages", "langchain_core.messages"),
+    ("AIMessage", "miniagent.messages", "langchain_core.messages"),
+    ("HumanMessage", "miniagent.messages", "langchain_core.messages"),
+    ("SystemMessage", "miniagent.messages", "langchain_core.messages"),
+    ("ToolMessage", "miniagent.messages", "langchain_core.messages"),
+    ("RemoveMessage", "miniagent.messages", "langchain_core.messages"),
+    ("ToolCall", "miniagent.messages", "langchain_core.messages"),
+    ("AnyMessage", "miniagent.messages", "langchain_core.messages"),
+    ("REMOVE_ALL_MESSAGES", "miniagent.graph", "langgraph.graph.message"),
+    ("tool", "miniagent.tools", "langchain_core.tools"),
+    ("BaseTool", "miniagent.tools", "langchain_core.tools"),
+    ("ToolException", "miniagent.tools", "langchain_core.tools"),
+    ("InjectedToolArg", "miniagent.tools", "langchain_core.tools"),
+    ("InjectedToolCallId", "miniagent.tools", "langchain_core.tools"),
+    ("RunnableLambda", "miniagent.runnables", "langchain_core.runnables"),
+    ("StateGraph", "miniagent.graph", "langgraph.graph"),
+    ("START", "miniagent.graph", "langgraph.graph"),
+    ("END", "miniagent.graph", "langgraph.graph"),
+    ("MessagesState", "miniagent.graph", "langgraph.graph"),
+    ("add_messages", "miniagent.graph", "langgraph.graph"),
+    ("Command", "miniagent.types", "langgraph.types"),
+    ("Send", "miniagent.types", "langgraph.types"),
+    ("GraphRecursionError", "miniagent.errors", "langgraph.errors"),
+    ("GraphBubbleUp", "miniagent.errors", "langgraph.errors"),
+    ("Runtime", "miniagent.runtime", "langgraph.runtime"),
+    ("InMemorySaver", "miniagent.checkpoint", "langgraph.checkpoint.memory"),
+    *(
+        (name, "miniagent.prebuilt.chat_agent_executor", "langgraph.prebuilt.chat_agent_executor")
+        for name in (
+            "create_react_agent",
+            "AgentState",
+            "AgentStatePydantic",
+            "_validate_chat_history",
+            "_should_bind_tools",
+            "_get_model",
+        )
+    ),
+    *(
+        (name, "miniagent.prebuilt.tool_node", "langgraph.prebuilt.tool_node")
+        for name in (
+            "ToolNode",
+            "tools_condition",
+            "InjectedState",
+            "InjectedStore",
+            "ToolInvocationError",
+            "TOOL_CALL_ERROR_TEMPLATE",
+            "_infer_handled_types",
+        )
+    ),
+    ("FakeToolCallingModel", "miniagent.testing", "upstream_fakes"),
+    ("ScriptedChatModel", "miniagent.testing", "upstream_fakes"),
+]
 
 
-MINI = _mini_namespace()
-UPSTREAM = _upstream_namespace()
+def _namespace(name: str, side: int) -> SimpleNamespace:
+    """The namespace of one side: ``side`` 1 is miniagent, 2 is upstream (columns of _NAMES)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # upstream warns about its deprecated agent on import
+        values = {row[0]: getattr(importlib.import_module(row[side]), row[0]) for row in _NAMES}
+    return SimpleNamespace(name=name, **values)
+
+
+MINI = _namespace("miniagent", 1)
+UPSTREAM = _namespace("upstream", 2)
 
 
 # ---- small shared fixtures ----------------------------------------------------------------
