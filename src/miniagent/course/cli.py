@@ -106,11 +106,19 @@ def _paint(text: str, status: str) -> str:
     return f"\033[{COLORS.get(status, '0')}m{text}\033[0m"
 
 
-def _status_line(exercise: Exercise, run: GradingRun) -> str:
+def _status_line(exercise: Exercise, run: GradingRun, width: int = 48) -> str:
+    """``✓ day05  <title, padded to width>  done``."""
     status = run.day_status(exercise)
     text = run.day_text(exercise) or say("cli.status_broken")
     mark = MARKS.get(status, "?")
-    return f"{_paint(mark, status)} {exercise.id}  {exercise.title:<48}  {_paint(text, status)}"
+    return (
+        f"{_paint(mark, status)} {exercise.id}  {exercise.title:<{width}}  {_paint(text, status)}"
+    )
+
+
+def _title_width(exercises: Sequence[Exercise]) -> int:
+    """Pad titles to the longest one, so the status column lines up."""
+    return max((len(e.title) for e in exercises), default=0)
 
 
 # --- check, list, grade ------------------------------------------------------------------------
@@ -133,8 +141,9 @@ def check(course: Course, args: argparse.Namespace) -> int:
     """Grade one day (or all) and explain what to do next."""
     exercises = _pick(course, args.day)
     run = _grade(course, exercises, *(["--strict-exercises"] if args.strict else []))
+    width = _title_width(exercises)
     for exercise in exercises:
-        print(_status_line(exercise, run))
+        print(_status_line(exercise, run, width))
     for exercise in exercises:
         _explain(course, exercise, run, detailed=bool(args.day))
     statuses = [run.day_status(e) for e in exercises]
@@ -193,9 +202,10 @@ def list_days(course: Course, args: argparse.Namespace) -> int:
     """Every day with its status and how many hints were used."""
     run = _grade(course, course.exercises)
     shown = _load_state(course).get("hints_shown", {})
+    width = _title_width(course.exercises)
     for exercise in course.exercises:
         hints = say("cli.hints_used", shown=shown.get(exercise.id, 0), total=len(exercise.hints))
-        print(f"{_status_line(exercise, run)}  {hints}")
+        print(f"{_status_line(exercise, run, width)}  {hints}")
     current = next((e for e in course.exercises if run.day_status(e) != "done"), None)
     print("\n" + (say("cli.list_next", day=current.id) if current else say("cli.course_done")))
     return 0
