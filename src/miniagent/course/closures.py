@@ -12,10 +12,15 @@ the other inner functions and the values ``create_react_agent`` computed (``stat
     call_model = agent_node_function(agent)
     closure_vars(call_model)["static_model"]          # read what the agent was built with
     swap_closure(call_model, "_are_more_steps_needed", my_version)   # the agent now calls yours
+
+The graders' *reference* for such a function is the real one with other closure values:
+``rebind(reference_inner_function("_are_more_steps_needed"), should_return_direct={"x"})``.
 """
 
 from __future__ import annotations
 
+import functools
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -53,3 +58,30 @@ def swap_closure(fn: Callable[..., Any], name: str, value: Any) -> Callable[[], 
         cell.cell_contents = old
 
     return undo
+
+
+@functools.cache
+def reference_inner_function(name: str) -> Callable[..., Any]:
+    """miniagent's ``call_model``, or one of the inner functions it closes over, by name.
+
+    Taken from an agent built once; only its code is reused (see :func:`rebind`).
+    """
+    from miniagent.prebuilt import create_react_agent
+    from miniagent.testing import FakeToolCallingModel
+
+    call_model = agent_node_function(create_react_agent(FakeToolCallingModel(), []))
+    return call_model if name == "call_model" else closure_vars(call_model)[name]
+
+
+def rebind(fn: Callable[..., Any], **values: Any) -> Callable[..., Any]:
+    """A copy of ``fn`` whose free variables hold ``values`` (one for each of them).
+
+    A new function object made from ``fn``'s code and fresh cells is ``fn`` as
+    ``create_react_agent`` would have built it with these values: the same code, not a copy of
+    the logic.
+    """
+    cells = tuple(types.CellType(values[free]) for free in fn.__code__.co_freevars)
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, cells)
+    copy.__annotations__ = dict(fn.__annotations__)
+    copy.__qualname__ = fn.__qualname__
+    return copy

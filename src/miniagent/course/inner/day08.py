@@ -13,12 +13,15 @@ function, so the reference *is* miniagent's ``call_model`` and never a second co
 
 from __future__ import annotations
 
-import functools
-import types
 from collections.abc import Callable
 from typing import Any
 
-from miniagent.course.closures import agent_node_function, closure_vars
+from miniagent.course.closures import (
+    agent_node_function,
+    closure_vars,
+    rebind,
+    reference_inner_function,
+)
 
 # The exercise's keyword -> the free variable of call_model that holds it.
 CLOSURE_NAMES = {
@@ -36,15 +39,6 @@ def call_model_pieces(agent: Any) -> dict[str, Any]:
     """The arguments of ``make_call_model`` that rebuild ``agent``'s own ``call_model``."""
     values = closure_vars(agent_node_function(agent))
     return {keyword: values[free] for keyword, free in CLOSURE_NAMES.items()}
-
-
-@functools.cache
-def _real_call_model() -> Callable[..., Any]:
-    """miniagent's ``call_model``, taken from an agent built once (only its code is reused)."""
-    from miniagent.prebuilt import create_react_agent
-    from miniagent.testing import FakeToolCallingModel
-
-    return agent_node_function(create_react_agent(FakeToolCallingModel(), []))
 
 
 def make_call_model(
@@ -73,11 +67,4 @@ def make_call_model(
         "_resolve_model": resolve_model,
         "_are_more_steps_needed": are_more_steps_needed,
     }
-    real = _real_call_model()
-    cells = tuple(types.CellType(values[free]) for free in real.__code__.co_freevars)
-    call_model = types.FunctionType(
-        real.__code__, real.__globals__, real.__name__, real.__defaults__, cells
-    )
-    call_model.__annotations__ = dict(real.__annotations__)
-    call_model.__qualname__ = real.__qualname__
-    return call_model
+    return rebind(reference_inner_function("call_model"), **values)

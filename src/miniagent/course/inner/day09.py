@@ -15,27 +15,18 @@ the real agent, with a model that calls a tool on every turn, for recursion limi
 
 from __future__ import annotations
 
-import functools
-import types
 from collections.abc import Callable
 from typing import Any
 
-from miniagent.course.closures import agent_node_function, closure_vars
+from miniagent.course.closures import (
+    rebind,
+    reference_inner_function,
+)
 from miniagent.errors import GraphRecursionError
 from miniagent.messages import BaseMessage
 
 SORRY = "Sorry, need more steps to process this request."
 LIMITS = range(2, 8)  # the recursion limits the learner predicts
-
-
-@functools.cache
-def _real_are_more_steps_needed() -> Callable[[Any, BaseMessage], bool]:
-    """miniagent's ``_are_more_steps_needed``, from an agent built once (only its code is reused)."""
-    from miniagent.prebuilt import create_react_agent
-    from miniagent.testing import FakeToolCallingModel
-
-    agent = create_react_agent(FakeToolCallingModel(), [])
-    return closure_vars(agent_node_function(agent))["_are_more_steps_needed"]
 
 
 def make_are_more_steps_needed(
@@ -48,15 +39,8 @@ def make_are_more_steps_needed(
     ``create_react_agent`` builds for an agent with those return-direct tools. Read the code in
     ``src/miniagent/prebuilt/chat_agent_executor.py`` (snippet ``are_more_steps_needed``).
     """
-    real = _real_are_more_steps_needed()
-    values = {"should_return_direct": should_return_direct}  # its only free variable
-    cells = tuple(types.CellType(values[free]) for free in real.__code__.co_freevars)
-    check = types.FunctionType(
-        real.__code__, real.__globals__, real.__name__, real.__defaults__, cells
-    )
-    check.__annotations__ = dict(real.__annotations__)
-    check.__qualname__ = real.__qualname__
-    return check
+    real = reference_inner_function("_are_more_steps_needed")
+    return rebind(real, should_return_direct=should_return_direct)  # its only free variable
 
 
 def run_to_the_limit(recursion_limit: int) -> tuple[str, int]:

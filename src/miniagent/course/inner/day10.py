@@ -15,12 +15,15 @@ as the model). Its rules are in its docstring and in ``exercises/day10_dynamic_m
 
 from __future__ import annotations
 
-import functools
-import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from miniagent.course.closures import agent_node_function, closure_vars
+from miniagent.course.closures import (
+    agent_node_function,
+    closure_vars,
+    rebind,
+    reference_inner_function,
+)
 from miniagent.messages import ToolMessage
 from miniagent.prebuilt.chat_agent_executor import _get_state_value
 
@@ -35,16 +38,6 @@ def resolve_model_pieces(agent: Any) -> dict[str, Any]:
     resolve_model = closure_vars(agent_node_function(agent))["_resolve_model"]
     values = closure_vars(resolve_model)
     return {name: values[name] for name in CLOSURE_NAMES}
-
-
-@functools.cache
-def _real_resolve_model() -> Callable[..., Any]:
-    """miniagent's ``_resolve_model``, taken from an agent built once (only its code is reused)."""
-    from miniagent.prebuilt import create_react_agent
-    from miniagent.testing import FakeToolCallingModel
-
-    call_model = agent_node_function(create_react_agent(FakeToolCallingModel(), []))
-    return closure_vars(call_model)["_resolve_model"]
 
 
 def make_resolve_model(
@@ -69,14 +62,7 @@ def make_resolve_model(
         "is_dynamic_model": is_dynamic_model,
         "static_model": static_model,
     }
-    real = _real_resolve_model()
-    cells = tuple(types.CellType(values[free]) for free in real.__code__.co_freevars)
-    resolve_model = types.FunctionType(
-        real.__code__, real.__globals__, real.__name__, real.__defaults__, cells
-    )
-    resolve_model.__annotations__ = dict(real.__annotations__)
-    resolve_model.__qualname__ = real.__qualname__
-    return resolve_model
+    return rebind(reference_inner_function("_resolve_model"), **values)
 
 
 def choose_model(state: Any, runtime: Any, *, cheap: Any, strong: Any) -> Any:
