@@ -98,9 +98,10 @@ def progress_lines(course: Course, records: list[Record], strict: bool) -> list[
         lines.append(say("table.reference", passed=tally.counts["passed"], total=tally.total))
     if "learner" in table:
         lines.append(say("table.learner_header"))
+        width = max((len(e.title) for e in course.exercises), default=0)  # line the columns up
         for exercise in course.exercises:
             if exercise.id in table["learner"]:
-                lines.append(_learner_row(exercise, table["learner"][exercise.id]))
+                lines.append(_learner_row(exercise, table["learner"][exercise.id], width))
         if strict:
             lines.append(say("table.strict_note"))
     mutants = {label: _total(t) for label, t in table.items() if label.startswith("mutant-")}
@@ -113,14 +114,19 @@ def _total(per_day: dict[str, Tally]) -> Tally:
     return Tally(sum((t.counts for t in per_day.values()), Counter()))
 
 
-def _learner_row(exercise: Exercise, tally: Tally) -> str:
+def _learner_row(exercise: Exercise, tally: Tally, width: int) -> str:
     next_step = {
         "not_started": say("table.next_not_started", day=exercise.id),
         "failing": say("table.next_failing", day=exercise.id),
         "in_progress": say("table.next_failing", day=exercise.id),
     }.get(tally.status, "")
     return say(
-        "table.row", day=exercise.id, title=exercise.title, status=tally.describe(), next=next_step
+        "table.row",
+        day=exercise.id,
+        title=exercise.title,
+        width=width,
+        status=tally.describe(),
+        next=next_step,
     ).rstrip()
 
 
