@@ -2,14 +2,15 @@
 
     python bench/bench_agent.py             # N = 10, 100, 1000
     python bench/bench_agent.py --quick     # fewer repetitions
+    python bench/bench_agent.py --fresh     # a newly built agent for every run (see below)
     python bench/bench_agent.py --profile   # also cProfile miniagent at N = 1000
 
 A counting model asks for a ``noop`` tool on its first N calls (ids ``ai-i`` / ``call-i``),
 then answers "done"; its own cost does not grow with the history, so the figures measure the
-executor. One round trip = one model call + one tool call (two super-steps). For each N a
-fresh agent is built (not timed), invoked once with ``recursion_limit = 2N + 10``, checked
-(``2N + 2`` messages ending in "done"), and the median over repetitions is divided by N --
-the method of ``../shared/upstream-bench/bench_react_steps.py``. Variants:
+executor. One round trip = one model call + one tool call (two super-steps). A run invokes
+the agent once with ``recursion_limit = 2N + 10`` and checks the result (``2N + 2`` messages
+ending in "done"); the median over the runs is divided by N, as in
+``../shared/upstream-bench/bench_react_steps.py``. Variants:
 
 * ``bare loop``   -- hand-written: ``model.invoke(history)``, ``tool.invoke(call)``, two
   ``list.append``s per round trip, on miniagent's model and tool. The physical floor.
@@ -17,10 +18,19 @@ the method of ``../shared/upstream-bench/bench_react_steps.py``. Variants:
 * ``react v2``    -- ``langgraph.prebuilt.create_react_agent`` (v2), the pinned upstream.
 * ``create_agent``-- ``langchain.agents.create_agent``, no middleware.
 
+How runs are arranged. Each variant's agent is built once per N, as an application builds
+its agent once and invokes it many times; before a run the model's call counter is reset.
+The runs of each N come in rounds: in each round every variant gets one untimed warm-up run
+(the other variants have just evicted it from the CPU caches) and then its share of the
+timed runs. So each variant is timed in its steady state, and a slow spell of a shared
+machine falls on all of them. ``--fresh`` builds a new agent for every timed run instead (not
+timed), as ``bench_react_steps.py`` does; then each run also pays the agent's first-call
+costs, which show up most at small N.
+
 Targets (printed as PASS/MISS): at N = 100 miniagent is >= 20x faster than react v2, at
 N = 1000 >= 10x; at N = 10 miniagent is within 5x of the bare loop; miniagent's cost per round
 trip at N = 1000 is at most 4x its cost at N = 10. A miss prints where miniagent's time goes.
-The machine should be otherwise idle; variants are interleaved to soften load bursts.
+The machine should be otherwise idle.
 """
 
 import cProfile
@@ -35,8 +45,9 @@ from typing import Any, Callable
 
 warnings.filterwarnings("ignore")
 
-REPS = {10: 21, 100: 7, 1000: 3}
+REPS = {10: 21, 100: 9, 1000: 3}
 QUICK_REPS = {10: 7, 100: 3, 1000: 1}
+ROUNDS = 3  # the timed runs of each N are spread over this many rounds
 TARGETS = {"vs_react_100": 20.0, "vs_react_1000": 10.0, "vs_bare_10": 5.0, "growth": 4.0}
 
 
@@ -72,18 +83,23 @@ def mini_model(n: int) -> Any:
     return CountingToolModel(n_calls=n)
 
 
-def build_mini(n: int) -> Callable[[dict, dict], dict]:
+Agent = tuple[Callable[[dict, dict], dict], Any]  # (invoke, the counting model)
+
+
+def build_mini(n: int) -> Agent:
     from miniagent.prebuilt import create_react_agent
 
-    return create_react_agent(mini_model(n), [noop], version="v2").invoke
+    model = mini_model(n)
+    return create_react_agent(model, [noop], version="v2").invoke, model
 
 
-def build_bare(n: int) -> Callable[[dict, dict], dict]:
+def build_bare(n: int) -> Agent:
     """The floor: the same model and tool calls, a list for the history, nothing else."""
     from miniagent.messages import HumanMessage
     from miniagent.tools import tool
 
-    model = mini_model(n).bind_tools([noop])
+    counting = mini_model(n)
+    model = counting.bind_tools([noop])
     noop_tool = tool(noop)
 
     def run(inputs: dict, config: dict) -> dict:
@@ -96,7 +112,7 @@ def build_bare(n: int) -> Callable[[dict, dict], dict]:
             for call in reply.tool_calls:
                 messages.append(noop_tool.invoke({**call, "type": "tool_call"}))
 
-    return run
+    return run, counting
 
 
 # ---- upstream side ---------------------------------------------------------------------------
@@ -132,16 +148,18 @@ def upstream_model(n: int) -> Any:
     return CountingToolModel(n_calls=n)
 
 
-def build_react(n: int) -> Callable[[dict, dict], dict]:
+def build_react(n: int) -> Agent:
     from langgraph.prebuilt import create_react_agent
 
-    return create_react_agent(upstream_model(n), [noop], version="v2").invoke
+    model = upstream_model(n)
+    return create_react_agent(model, [noop], version="v2").invoke, model
 
 
-def build_create_agent(n: int) -> Callable[[dict, dict], dict]:
+def build_create_agent(n: int) -> Agent:
     from langchain.agents import create_agent
 
-    return create_agent(upstream_model(n), [noop]).invoke
+    model = upstream_model(n)
+    return create_agent(model, [noop]).invoke, model
 
 
 # ---- measuring ---------------------------------------------------------------------------------
@@ -154,8 +172,10 @@ VARIANTS = {
 }
 
 
-def run_once(build: Callable[[int], Callable], n: int) -> float:
-    invoke = build(n)  # construction is not timed
+def run_once(agent: Agent, n: int) -> float:
+    """Seconds for one checked invoke of ``agent``."""
+    invoke, model = agent
+    model.i = 0  # the model counts its calls: start the script again
     inputs = {"messages": [{"role": "user", "content": "go"}]}
     t0 = time.perf_counter()
     out = invoke(inputs, {"recursion_limit": 2 * n + 10})
@@ -165,18 +185,18 @@ def run_once(build: Callable[[int], Callable], n: int) -> float:
     return elapsed
 
 
-def per_round_trip(names: list[str], n: int, reps: int) -> dict[str, float]:
-    """Median seconds per model+tool round trip for each variant.
-
-    The variants take turns (one run each, ``reps`` times), so a burst of load on the machine
-    hits all of them alike and the ratios stay meaningful.
-    """
+def per_round_trip(names: list[str], n: int, reps: int, *, fresh: bool) -> dict[str, float]:
+    """Median seconds per model+tool round trip for each variant (see the module docstring)."""
+    agents = {name: VARIANTS[name](n) for name in names}  # construction is not timed
     times: dict[str, list[float]] = {name: [] for name in names}
-    for name in names:
-        run_once(VARIANTS[name], n)  # warm-up
-    for _ in range(reps):
+    rounds = min(ROUNDS, reps)
+    for r in range(rounds):
+        share = reps // rounds + (r < reps % rounds)
         for name in names:
-            times[name].append(run_once(VARIANTS[name], n))
+            run_once(agents[name], n)  # warm-up
+            for _ in range(share):
+                agent = VARIANTS[name](n) if fresh else agents[name]
+                times[name].append(run_once(agent, n))
     return {name: statistics.median(t) / n for name, t in times.items()}
 
 
@@ -190,7 +210,7 @@ def available(name: str) -> bool:
 
 def profile_mini(n: int, top: int = 15) -> str:
     """cProfile of one miniagent run: the functions with the most own time, as file:function."""
-    invoke = build_mini(n)
+    invoke, _ = build_mini(n)
     profiler = cProfile.Profile()
     profiler.enable()
     invoke({"messages": [{"role": "user", "content": "go"}]}, {"recursion_limit": 2 * n + 10})
@@ -207,18 +227,20 @@ def verdict(ok: bool) -> str:
 
 def main(argv: list[str]) -> None:
     reps = QUICK_REPS if "--quick" in argv else REPS
+    fresh = "--fresh" in argv
     names = [name for name in VARIANTS if available(name)]
     load = os.getloadavg()[0]
     print(
         f"python {sys.version.split()[0]}; load average {load:.1f} (timings assume an idle machine)"
     )
+    print("a new agent for every run (--fresh)" if fresh else "each agent built once per N")
     print("us per model+tool round trip (median)")
     header = f"{'N':>6} " + "".join(f"{name:>14}" for name in names)
     header += f"{'react/mini':>12}{'agent/mini':>12}{'mini/bare':>11}"
     print(header)
     table: dict[int, dict[str, float]] = {}
     for n, r in reps.items():
-        row = table[n] = per_round_trip(names, n, r)
+        row = table[n] = per_round_trip(names, n, r, fresh=fresh)
         cells = "".join(f"{row[name] * 1e6:14.1f}" for name in names)
         mini = row["miniagent"]
         ratios = [

@@ -280,8 +280,10 @@ class AIMessage(BaseMessage):
         ``id`` or with unknown keys, with the ``TypeError`` of the factory. If no tool calls
         were given, OpenAI-format ones in ``additional_kwargs["tool_calls"]`` are parsed.
         """
-        check_additional_kwargs = not any(
-            values.get(k) for k in ("tool_calls", "invalid_tool_calls", "tool_call_chunks")
+        check_additional_kwargs = not (
+            values.get("tool_calls")
+            or values.get("invalid_tool_calls")
+            or values.get("tool_call_chunks")
         )
         if check_additional_kwargs and (
             raw_tool_calls := values.get("additional_kwargs", {}).get("tool_calls")
@@ -633,7 +635,11 @@ def _convert_to_message(message: MessageLikeRepresentation) -> BaseMessage:
 def convert_to_messages(messages: Iterable[MessageLikeRepresentation]) -> list[BaseMessage]:
     """Coerce each item with ``_convert_to_message`` (langchain_core/messages/utils.py:799)."""
     # Not in upstream: a chat model gets the whole history on every call, and it is almost
-    # always made of messages already. Checking the few distinct types runs at C speed.
+    # always made of messages already. A history from ``add_messages`` whose id index is still
+    # valid (graph/message.py, ``_MessageList``) holds only messages; for another list,
+    # checking the few distinct types runs at C speed.
+    if type(messages) is not list and getattr(messages, "_index", None) is not None:
+        return list(messages)
     if isinstance(messages, list) and all(
         issubclass(t, BaseMessage) for t in set(map(type, messages))
     ):

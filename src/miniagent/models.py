@@ -15,7 +15,7 @@ from __future__ import annotations
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -59,6 +59,7 @@ class BaseChatModel(BaseModel, Runnable, ABC):
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)  # schema on first use
+    _copies_config: ClassVar[bool] = True  # invoke() starts with ensure_config(config)
 
     def __repr_args__(self) -> Any:
         """Hide fields that hold their default (``langchain_core/load/serializable.py:221``)."""
@@ -106,7 +107,7 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         A str is one human message; a list (or tuple) of message-likes goes through
         ``convert_to_messages``. Anything else, a single message included, is an error.
         """
-        if type(model_input) is list:  # not in upstream: the usual input, without the ABC check
+        if isinstance(model_input, list):  # not in upstream: the usual input, without the ABC check
             return convert_to_messages(model_input)
         if isinstance(model_input, str):
             return [HumanMessage(content=model_input)]

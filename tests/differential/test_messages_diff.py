@@ -383,7 +383,12 @@ def _build(M: SimpleNamespace, spec: tuple) -> Any:
 def _run(M: SimpleNamespace, updates: list[list[tuple]]) -> list[tuple]:
     counter = itertools.count()
     trace = []
-    with mock.patch.object(uuid, "uuid4", lambda: uuid.UUID(int=next(counter))):
+    with (
+        mock.patch.object(uuid, "uuid4", lambda: uuid.UUID(int=next(counter))),
+        mock.patch.object(
+            mini_graph_message, "_new_message_id", lambda: str(uuid.UUID(int=next(counter)))
+        ),
+    ):
         history = M.add_messages([], [])
         for update in updates:
             try:

@@ -55,8 +55,9 @@ TASKS = "__pregel_tasks"  # the channel Sends are written to
 BRANCH_TO = "branch:to:"  # "branch:to:agent" triggers the node "agent" (graph/state.py:98)
 PUSH_TRIGGER = (PUSH,)
 
-_TASK_ID_PREFIX = str(uuid4())[:24]  # task ids: this prefix + a counter, uuid-shaped and unique
-_task_counter = count(1)  # per process, without the cost of uuid4() for every task
+# Task ids: a random prefix + a counter, uuid-shaped and unique per process, without the cost
+# of a uuid for every task (upstream derives a uuid5 from the checkpoint id, _algo.py:664).
+_task_ids = map((str(uuid4())[:24] + "{:012x}").format, count(1))
 
 DEFAULT_RECURSION_LIMIT = int(os.getenv("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 """langgraph/_internal/_config.py:42 -- was 25 before langgraph 1.0.6, 10000 until 1.1.4."""
@@ -147,8 +148,11 @@ class PregelLoop:
         self.skip_interrupt = False
         # "messages" and "custom" chunks arrive while a node runs: stream them live
         self.live = bool(stream_modes & {"messages", "custom"})
+        self.wants_values = "values" in stream_modes
         self.wake: Any = None  # set while a live task runs: "a chunk is waiting"
         self.config = self._run_config(graph, config, context)
+        # Does a finished task stream anything? Not for invoke (then task_done is skipped).
+        self.reports_tasks = bool(self.messages) or "updates" in stream_modes
         self._first(input)
 
     def put(self, chunk: tuple[str, Any]) -> None:
@@ -225,13 +229,14 @@ class PregelLoop:
     def prepare_next_tasks(self) -> list[PregelExecutableTask]:
         """``Send`` packets first, then the triggered nodes by name (_algo.py:393)."""
         tasks: list[PregelExecutableTask] = []
-        for idx, packet in enumerate(self.sends):
+        for idx, packet in enumerate(self.sends) if self.sends else ():
             proc = self.nodes.get(packet.node)
             if proc is None:
                 _warn(f"Ignoring unknown node name {packet.node} in pending sends")
                 continue
             tasks.append(self._task(proc, packet.arg, (PUSH, idx, False), PUSH_TRIGGER))
-        for name in sorted(self.triggers):
+        triggers = self.triggers
+        for name in triggers if len(triggers) < 2 else sorted(triggers):
             proc = self.nodes[name]
             task_input = self.input if name == START else self.read(proc, self.values)
             tasks.append(self._task(proc, task_input, (PULL, name), proc.triggers))
@@ -249,7 +254,7 @@ class PregelLoop:
     def _task(self, proc: PregelNode, input: Any, path: tuple, triggers: tuple):
         """The task's config: the run's, plus the ``langgraph_*`` metadata (_algo.py:655)."""
         name, config = proc.name, self.config
-        checkpoint_ns = f"{name}:{_TASK_ID_PREFIX}{next(_task_counter):012x}"
+        checkpoint_ns = f"{name}:{next(_task_ids)}"
         metadata = {
             **config["metadata"],
             "langgraph_step": self.step,
@@ -260,12 +265,11 @@ class PregelLoop:
         }
         if proc.metadata:
             metadata.update(proc.metadata)
-        task_config = {
-            **config,
-            "metadata": metadata,
-            "run_name": name,
-            "configurable": {**config["configurable"], "checkpoint_ns": checkpoint_ns},
-        }
+        task_config = config.copy()  # the run's config, with these three keys replaced:
+        task_config["metadata"] = metadata
+        task_config["run_name"] = name
+        task_config["configurable"] = configurable = config["configurable"].copy()
+        configurable["checkpoint_ns"] = checkpoint_ns
         return PregelExecutableTask(name, input, proc, task_config, triggers, path)
 
     def put_writes(self, task: PregelExecutableTask, output: Any) -> None:
@@ -273,7 +277,8 @@ class PregelLoop:
         edges -- the writers ``attach_node`` / ``attach_edge`` build (graph/state.py:1444)."""
         proc, writes = task.proc, task.writes
         writes.extend(proc.get_updates(output))
-        writes.extend(proc.get_control(output))
+        if type(output) is not dict:  # not upstream: a plain update holds no goto (speed)
+            writes.extend(proc.get_control(output))
         if proc.edges:
             writes.extend([(BRANCH_TO + end, None) for end in proc.edges])
 
@@ -317,7 +322,9 @@ class PregelLoop:
                     _warn(f"Task {task.name} with path {task.path} wrote to unknown channel "
                           f"{chan}, ignoring it.")  # fmt: skip
         if not updated.isdisjoint(self._output_key_set):
-            self._emit_values()
+            self.output_written = True
+            if self.wants_values:  # invoke builds the output once, at the end
+                self._emit_values()
         if self.checkpointer:
             self._put_checkpoint()
         self.step += 1
@@ -328,9 +335,9 @@ class PregelLoop:
     # --8<-- [end:after_tick]
 
     def _emit_values(self) -> None:
-        """The ``values`` chunk, built only if someone asked for it (_io.py:100)."""
+        """The ``values`` chunk (_io.py:100)."""
         self.output_written = True
-        if "values" in self.stream_modes:
+        if self.wants_values:
             self.out.append(("values", self.output()))
 
     def _emit_interrupt(self) -> None:
@@ -655,7 +662,8 @@ class Pregel(Runnable):
                 task.writes.extend(branch._finish(branch.path.invoke(value, task.config)))
         finally:
             var_child_runnable_config.reset(token)
-        loop.task_done(task, output)
+        if loop.reports_tasks:
+            loop.task_done(task, output)
 
     # --8<-- [end:run]
 

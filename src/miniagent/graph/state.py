@@ -10,6 +10,7 @@ in ``pregel.py``.
 from __future__ import annotations
 
 import collections.abc
+from functools import partial
 from inspect import isfunction, ismethod, signature
 from typing import Any, Callable, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
@@ -517,7 +518,7 @@ class CompiledStateGraph(Pregel):
             channels=[k for k in read_keys if k in builder.channels],
             managed=[(k, builder.managed[k]) for k in read_keys if k in builder.managed],
             mapper=_pick_mapper(schema),
-            get_updates=lambda output: _get_updates(output, output_key_set, output_keys),
+            get_updates=partial(_get_updates, keys=output_key_set, ordered=output_keys),
             get_control=_control_branch,
             ends=node.ends if node else (),
             metadata=node.metadata if node else None,

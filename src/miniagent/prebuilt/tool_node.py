@@ -102,6 +102,13 @@ class ToolCallRequest:
     state: Any
     runtime: ToolRuntime
 
+    def __init__(
+        self, tool_call: ToolCall, tool: BaseTool | None, state: Any, runtime: ToolRuntime
+    ) -> None:
+        # Not in upstream: set the fields without four trips through __setattr__ (speed).
+        # (@dataclass keeps an __init__ the class defines.)
+        self.__dict__.update(tool_call=tool_call, tool=tool, state=state, runtime=runtime)
+
     def __setattr__(self, name: str, value: Any) -> None:
         # tool_node.py:165 -- mutating a built request still works, but warns.
         if name in self.__dict__:  # set already: not the dataclass __init__
@@ -415,6 +422,11 @@ class ToolNode(RunnableCallable):
     # --8<-- [start:combine_tool_outputs]
     def _combine_tool_outputs(self, outputs: list[Any], input_type: str) -> Any:
         """Shape the node's return value (tool_node.py:884)."""
+        # Not in upstream: the common case, one plain result, skips the loops below (speed).
+        if len(outputs) == 1 and not isinstance(outputs[0], (list, Command)):
+            flat_outputs = [outputs[0]]
+            return flat_outputs if input_type == "list" else {self._messages_key: flat_outputs}
+
         flat_outputs: list[Any] = []
         for output in outputs:  # a tool may return a list of ToolMessages/Commands
             if isinstance(output, list):
@@ -689,6 +701,9 @@ class ToolNode(RunnableCallable):
             injected = _get_all_injected_args(tool)  # a tool a wrapper swapped in
         if injected is None:
             return tool_call
+        # Not in upstream: nothing to fill or strip, so the copy below is just the call (speed).
+        if not (injected.state or injected.store or injected.runtime or injected.all_injected_keys):
+            return {**tool_call, "args": {**tool_call["args"]}}
 
         injected_args: dict[str, Any] = {}
         if injected.state:
@@ -746,7 +761,15 @@ class ToolNode(RunnableCallable):
         if isinstance(response, Command):
             return self._validate_tool_command(response, tool_call, input_type)
         if isinstance(response, ToolMessage):
-            response.content = msg_content_output(response.content)
+            content = response.content
+            # Not in upstream: a str is kept by msg_content_output, and assigning it back to
+            # a plain ToolMessage that was given its content changes nothing (speed).
+            if not (
+                type(content) is str
+                and type(response) is ToolMessage
+                and "content" in response.model_fields_set
+            ):
+                response.content = msg_content_output(content)
             return response
         if isinstance(response, list):
             if all(isinstance(r, (Command, ToolMessage)) for r in response):

@@ -12,11 +12,22 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from typing import Any, AsyncIterator, Awaitable, Callable, Generic, Iterator, Mapping, TypeVar
+from typing import (
+    Any,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    ClassVar,
+    Generic,
+    Iterator,
+    Mapping,
+    TypeVar,
+)
 
 from miniagent.runnables.config import (
     RunnableConfig,
     _child_config,
+    _merges_to_itself,
     get_config_list,
     merge_configs,
     patch_config,
@@ -44,6 +55,9 @@ class Runnable(ABC, Generic[Input, Output]):
     """
 
     name: str | None = None
+    # Not in upstream: does ``invoke`` start with ``ensure_config(config)``, so that it never
+    # changes the config it is given? Chat models do; ``RunnableBinding`` reads it (speed).
+    _copies_config: ClassVar[bool] = False
 
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         """``name``, else ``self.name``, else the class name; plus ``suffix`` (base.py:334)."""
@@ -205,11 +219,14 @@ class RunnableSequence(Runnable[Input, Output]):
     def invoke(self, input: Input, config: RunnableConfig | None = None, **kwargs: Any) -> Output:
         """Thread the value through the steps (base.py:3449).
 
-        Each step gets a fresh child config, and runs with it as the current config. Extra
-        ``kwargs`` go to the first step only, as upstream.
+        Each step runs with the child config as the current config. Extra ``kwargs`` go to
+        the first step only, as upstream.
         """
+        # Upstream patches the config again before every step, to hand each step its own child
+        # callback manager: patch_config(config, callbacks=run_manager.get_child(...)). We have
+        # no callback managers, so every step's child config would be an equal copy of this one.
+        config = _child_config(config)
         for i, step in enumerate(self.steps):
-            config = _child_config(config)  # upstream: patch_config(config, callbacks=child)
             with set_config_context(config):
                 if i == 0:
                     input = step.invoke(input, config, **kwargs)
@@ -223,8 +240,8 @@ class RunnableSequence(Runnable[Input, Output]):
         self, input: Input, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Output:
         """Async ``invoke``: ``await step.ainvoke(...)`` for each step (base.py:3485)."""
+        config = _child_config(config)  # once, as in ``invoke``
         for i, step in enumerate(self.steps):
-            config = _child_config(config)
             with set_config_context(config):
                 if i == 0:
                     input = await step.ainvoke(input, config, **kwargs)
@@ -474,6 +491,8 @@ class RunnableBinding(Runnable[Input, Output]):
 
     def _merge_configs(self, *configs: RunnableConfig | None) -> RunnableConfig:
         """The bound config under the call's config (base.py:5990)."""
+        if self.bound._copies_config and _merges_to_itself(self.config, configs):
+            return configs[0]  # type: ignore[return-value]  # not upstream: see _merges_to_itself
         return merge_configs(self.config, *configs)
 
     # --8<-- [start:runnable_binding_invoke]

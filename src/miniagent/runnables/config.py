@@ -93,6 +93,10 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
 
     Lists and dicts are copied one level deep, so the caller may change the result freely.
     """
+    var_config = var_child_runnable_config.get()
+    if var_config is not None and (config is None or config is var_config):
+        if (copied := _copy_ensured(var_config)) is not None:
+            return copied
     empty: RunnableConfig = {
         "tags": [],
         "metadata": {},
@@ -100,7 +104,6 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
         "recursion_limit": DEFAULT_RECURSION_LIMIT,
         "configurable": {},
     }
-    var_config = var_child_runnable_config.get()
     if var_config:
         for k, v in var_config.items():
             if v is not None:
@@ -123,6 +126,44 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
             if isinstance(value, str) and key not in metadata:
                 metadata[key] = value
     return empty
+
+
+def _copy_ensured(config: RunnableConfig) -> RunnableConfig | None:
+    """Not in upstream: ``ensure_config()`` of a current config that is already ensured (speed).
+
+    Nearly every call inside a graph asks for a copy of the current config, which the graph or
+    an outer Runnable made with ``ensure_config``: the five default keys, set, plus perhaps a
+    ``run_name``. Copying it then gives what the general loop of ``ensure_config`` would build
+    key by key. Any other config returns ``None``, and ``ensure_config`` takes the general path.
+    """
+    size = len(config)
+    if size != 5 and (size != 6 or config.get("run_name") is None):
+        return None
+    tags, metadata = config.get("tags"), config.get("metadata")
+    configurable = config.get("configurable")
+    if (
+        tags is None
+        or metadata is None
+        or configurable is None
+        or config.get("recursion_limit") is None
+        or "callbacks" not in config
+    ):
+        return None
+    copied: RunnableConfig = {
+        **config,
+        "tags": tags.copy(),
+        "metadata": metadata.copy(),
+        "configurable": configurable.copy(),
+    }
+    if (callbacks := config["callbacks"]) is not None:
+        copied["callbacks"] = callbacks.copy()
+    if configurable:
+        metadata = copied["metadata"]
+        for key in ("model", "checkpoint_ns"):  # as at the end of ensure_config
+            value = configurable.get(key)
+            if isinstance(value, str) and key not in metadata:
+                metadata[key] = value
+    return copied
 
 
 def get_config_list(
@@ -250,6 +291,26 @@ def _drop_redundant(
         if configs[1] is current and current is not None and _CONFIG_KEYS.issuperset(current):
             return configs[1:]
     return configs
+
+
+def _merges_to_itself(own: RunnableConfig, configs: tuple[RunnableConfig | None, ...]) -> bool:
+    """Not in upstream: would ``merge_configs(own, *configs)`` give an equal copy of the
+    current config? (speed)
+
+    True when a binding with no config of its own is called with the current config, whose
+    tags are empty (merging sorts them) and whose keys are all config keys. The bound chat
+    model then gets the current config itself; its ``invoke`` copies it with ``ensure_config``
+    and arrives at the same config as from the merged one.
+    """
+    if own or len(configs) != 1:
+        return False
+    config = configs[0]
+    return (
+        config is not None
+        and config is var_child_runnable_config.get()
+        and not config.get("tags")
+        and _CONFIG_KEYS.issuperset(config)
+    )
 
 
 def _merge_callbacks(base: list[Any] | None, these: list[Any]) -> list[Any]:

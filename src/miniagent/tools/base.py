@@ -15,13 +15,13 @@ import functools
 import inspect
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Union, get_type_hints
+from typing import Any, Literal, NamedTuple, Union, get_type_hints
 
 from pydantic import BaseModel, ValidationError, create_model
 
 from miniagent.messages import ToolMessage
 from miniagent.runnables import Runnable, RunnableConfig, ensure_config, set_config_context
-from miniagent.runnables.config import _child_config
+from miniagent.runnables.config import CONFIG_KEYS, _child_config
 from miniagent.tools.injected import (
     InjectedToolArg,
     InjectedToolCallId,
@@ -181,10 +181,10 @@ class BaseTool(Runnable):
         tool_call_id: str | None = None,
     ) -> Any:
         """Validate, call ``_run``, handle errors, format the output (tools/base.py:1010)."""
-        config = ensure_config(config)
+        given_config, config = config, ensure_config(config)
         artifact, status = None, "success"
         try:
-            with set_config_context(_child_config(config)):
+            with set_config_context(_tool_child_config(given_config, config)):
                 tool_args, tool_kwargs = self._to_args_and_kwargs(tool_input, tool_call_id)
                 if config_param := _get_runnable_config_param(self._run):
                     tool_kwargs[config_param] = config
@@ -212,10 +212,10 @@ class BaseTool(Runnable):
         tool_call_id: str | None = None,
     ) -> Any:
         """Async ``run``: the same steps around ``await self._arun(...)`` (tools/base.py:1138)."""
-        config = ensure_config(config)
+        given_config, config = config, ensure_config(config)
         artifact, status = None, "success"
         try:
-            with set_config_context(_child_config(config)):
+            with set_config_context(_tool_child_config(given_config, config)):
                 tool_args, tool_kwargs = self._to_args_and_kwargs(tool_input, tool_call_id)
                 uses_default_arun = type(self)._arun is BaseTool._arun
                 if config_param := _get_runnable_config_param(
@@ -277,17 +277,21 @@ class BaseTool(Runnable):
         if input_args is None or isinstance(input_args, dict):
             return tool_input
 
-        for k, v in get_all_basemodel_annotations(input_args).items():
-            if _is_injected_arg_type(v, injected_type=InjectedToolCallId):
-                if tool_call_id is None:
-                    raise ValueError(_INJECTED_TOOL_CALL_ID_ERROR)
-                tool_input[k] = tool_call_id
-        result = input_args.model_validate(tool_input)  # may raise pydantic's ValidationError
+        # Not in upstream: the schema's fields and markers are read once per schema (speed).
+        facts = _args_schema_facts(input_args)
+        for k in facts.tool_call_id_keys:  # the fields annotated InjectedToolCallId
+            if tool_call_id is None:
+                raise ValueError(_INJECTED_TOOL_CALL_ID_ERROR)
+            tool_input[k] = tool_call_id
+        if facts.plain_validate:  # not in upstream: what model_validate calls, one layer less
+            result = input_args.__pydantic_validator__.validate_python(tool_input)
+        else:
+            result = input_args.model_validate(tool_input)  # may raise pydantic's ValidationError
+        fields_set = result.model_fields_set
         validated_input = {}
-        for k, field in input_args.model_fields.items():
-            given = k in tool_input or k in result.model_fields_set  # (by name or by alias)
+        for k, passed_by_default in facts.fields:
             # Defaults are passed too, except for *args/**kwargs, which can't go by keyword.
-            if given or (not field.is_required() and k not in {"args", "kwargs"}):
+            if passed_by_default or k in tool_input or k in fields_set:  # (by name or by alias)
                 validated_input[k] = getattr(result, k)
         for k in self._injected_args_keys:
             if k in tool_input:
@@ -304,7 +308,8 @@ class BaseTool(Runnable):
         self, tool_input: str | dict[str, Any], tool_call_id: str | None
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """``(args, kwargs)`` for ``_run`` (tools/base.py:971). A string is passed positionally."""
-        if _is_model_class(self.args_schema) and not self.args_schema.model_fields:
+        schema = self.args_schema
+        if _is_model_class(schema) and not _args_schema_facts(schema).fields:
             return (), {}  # a tool without arguments ignores its input
         tool_input = self._parse_input(tool_input, tool_call_id)
         if isinstance(tool_input, str):
@@ -327,6 +332,57 @@ def _tool_call_schema(name: str, description: str, full_schema: type[BaseModel])
         if not _is_injected_arg_type(t)
     ]
     return _create_subset_model(name, full_schema, fields, fn_description=description)
+
+
+class _ArgsSchemaFacts(NamedTuple):
+    """Not in upstream: what ``_parse_input`` reads from an ``args_schema`` model on each call."""
+
+    fields: tuple[tuple[str, bool], ...]  # (name, passed even when not given)
+    tool_call_id_keys: tuple[str, ...]  # the fields annotated ``InjectedToolCallId``
+    plain_validate: bool  # a complete model whose ``model_validate`` is pydantic's own
+
+
+def _args_schema_facts(schema: type[BaseModel]) -> _ArgsSchemaFacts:
+    """Not in upstream: cached for complete models (as ``get_all_basemodel_annotations`` is)."""
+    if getattr(schema, "__pydantic_complete__", False):
+        return _complete_args_schema_facts(schema)
+    return _read_args_schema_facts(schema)
+
+
+def _read_args_schema_facts(schema: type[BaseModel]) -> _ArgsSchemaFacts:
+    """The work of ``_args_schema_facts``, uncached."""
+    fields = schema.model_fields
+    if not fields:
+        return _ArgsSchemaFacts((), (), False)
+    return _ArgsSchemaFacts(
+        fields=tuple(
+            (k, not field.is_required() and k not in {"args", "kwargs"})
+            for k, field in fields.items()
+        ),
+        tool_call_id_keys=tuple(
+            k
+            for k, v in get_all_basemodel_annotations(schema).items()
+            if _is_injected_arg_type(v, injected_type=InjectedToolCallId)
+        ),
+        plain_validate=bool(getattr(schema, "__pydantic_complete__", False))
+        and schema.model_validate.__func__ is BaseModel.model_validate.__func__,  # type: ignore[attr-defined]
+    )
+
+
+_complete_args_schema_facts = functools.lru_cache(maxsize=1024)(_read_args_schema_facts)
+
+
+def _tool_child_config(given: RunnableConfig | None, ensured: RunnableConfig) -> RunnableConfig:
+    """``_child_config(ensured)``: the current config while the tool runs (patch_config, l.1090).
+
+    Not in upstream: ensuring an ensured config again changes nothing unless it holds keys
+    outside ``CONFIG_KEYS``, so start from the given config -- in a graph, the current config
+    itself, which ``ensure_config`` copies once rather than twice (speed).
+    """
+    return _child_config(given if _CONFIG_KEYS.issuperset(ensured) else ensured)
+
+
+_CONFIG_KEYS = frozenset(CONFIG_KEYS)
 
 
 def _is_model_class(obj: Any) -> bool:
@@ -389,6 +445,16 @@ def _format_output(
     A ``ToolMessage`` or ``Command`` the tool built itself (or a list of them) passes through.
     Content that is not a string or a list of content blocks becomes JSON (``3`` -> ``"3"``).
     """
+    # Not in upstream: a str or an int (the common results) skips the checks below; str() gives
+    # what they would (speed).
+    if tool_call_id is not None and (type(content) is str or type(content) is int):
+        return ToolMessage(
+            content=str(content),
+            artifact=artifact,
+            tool_call_id=tool_call_id,
+            name=name,
+            status=status,
+        )
     if isinstance(content, list) and content and all(isinstance(c, _TOOL_OUTPUTS) for c in content):
         return content
     if isinstance(content, _TOOL_OUTPUTS) or tool_call_id is None:
@@ -453,11 +519,14 @@ def _config_param_of(func: Callable[..., Any]) -> str | None:
     return next((name for name, type_ in hints.items() if type_ is RunnableConfig), None)
 
 
+@functools.lru_cache(maxsize=1024)
 def _get_injected_args_keys_from_signature(func: Callable[..., Any]) -> frozenset[str]:
     """Names of ``func``'s injected parameters (tools/base.py:1618).
 
     Annotations are resolved with ``get_type_hints`` so ``from __future__ import annotations``
-    works. (Upstream also retries unresolvable annotations one by one.)
+    works. (Upstream also retries unresolvable annotations one by one.) Not in upstream: the
+    answer is cached per function, as ``_config_param_of`` is: reading the hints costs about
+    0.2 ms, and every tool made from the same function asks again on its first call.
     """
     try:
         hints = get_type_hints(func, include_extras=True)
