@@ -41,10 +41,6 @@ class _MessageList(list):
 
     _index: Optional[dict[str, int]] = None
 
-    def _take_index(self) -> Optional[dict[str, int]]:
-        index, self._index = self._index, None
-        return index
-
     def append(self, item: Any) -> None:  # spelled out: add_messages calls it every step (speed)
         self._index = None
         list.append(self, item)
@@ -111,7 +107,9 @@ def add_messages(
     if not isinstance(right, list):
         right = [right]
     # A history returned by an earlier call is already coerced, has ids, and knows its ids.
-    merged_by_id = left._take_index() if type(left) is _MessageList else None
+    merged_by_id = None
+    if type(left) is _MessageList:
+        merged_by_id, left._index = left._index, None  # taken: a reused history is rescanned
     # coerce to message
     if merged_by_id is None:
         left = _coerce_to_messages(left)
@@ -148,7 +146,7 @@ def add_messages(
                     f"Attempting to delete a message with an ID that doesn't exist ('{m.id}')"
                 )
             merged_by_id[m.id] = len(merged)
-            merged.append(m)
+            list.append(merged, m)  # not merged.append, which would drop the index (speed)
     if ids_to_remove:
         merged = _MessageList([m for m in merged if m.id not in ids_to_remove])
     else:
@@ -182,6 +180,8 @@ def _new_message_id() -> str:
 def _coerce_to_messages(messages: list) -> list[Any]:
     """Message-likes -> messages, chunks -> whole messages (langgraph/graph/message.py:246)."""
     # A list of plain messages comes back unchanged; checking the distinct types is enough.
+    if len(messages) == 1 and type(messages[0]) in _PLAIN_MESSAGE_TYPES:  # the usual update
+        return messages
     types = set(map(type, messages))
     if types <= _PLAIN_MESSAGE_TYPES:  # not upstream: each class is checked once (speed)
         return messages

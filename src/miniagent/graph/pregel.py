@@ -57,7 +57,8 @@ PUSH_TRIGGER = (PUSH,)
 
 # Task ids: a random prefix + a counter, uuid-shaped and unique per process, without the cost
 # of a uuid for every task (upstream derives a uuid5 from the checkpoint id, _algo.py:664).
-_task_ids = map((str(uuid4())[:24] + "{:012x}").format, count(1))
+_TASK_ID_PREFIX = str(uuid4())[:24]
+_task_counter = count(1)
 
 DEFAULT_RECURSION_LIMIT = int(os.getenv("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 """langgraph/_internal/_config.py:42 -- was 25 before langgraph 1.0.6, 10000 until 1.1.4."""
@@ -246,7 +247,10 @@ class PregelLoop:
     def read(self, proc: PregelNode, values: dict[str, Any]) -> Any:
         """A node's input: its keys of the state plus managed values (``_proc_input``,
         _algo.py:1366). The values are not copied: a node must not mutate them in place."""
-        state = {k: values[k] for k in proc.channels if k in values}
+        state = {}
+        for key in proc.channels:  # a loop, not a comprehension: most nodes read one key (speed)
+            if key in values:
+                state[key] = values[key]
         for key, manager in proc.managed:
             state[key] = manager.get(self)  # the loop is the scratchpad: .step, .stop
         return proc.mapper(state) if proc.mapper else state
@@ -254,7 +258,7 @@ class PregelLoop:
     def _task(self, proc: PregelNode, input: Any, path: tuple, triggers: tuple):
         """The task's config: the run's, plus the ``langgraph_*`` metadata (_algo.py:655)."""
         name, config = proc.name, self.config
-        checkpoint_ns = f"{name}:{next(_task_ids)}"
+        checkpoint_ns = name + ":" + _TASK_ID_PREFIX + str(next(_task_counter)).zfill(12)
         metadata = {
             **config["metadata"],
             "langgraph_step": self.step,
@@ -279,8 +283,8 @@ class PregelLoop:
         writes.extend(proc.get_updates(output))
         if type(output) is not dict:  # not upstream: a plain update holds no goto (speed)
             writes.extend(proc.get_control(output))
-        if proc.edges:
-            writes.extend([(BRANCH_TO + end, None) for end in proc.edges])
+        for end in proc.edges:
+            writes.append((BRANCH_TO + end, None))
 
     def local_read(self, task: PregelExecutableTask, reader: PregelNode) -> Any:
         """What a conditional edge sees: the state before this step plus the task's own writes

@@ -10,7 +10,6 @@ in ``pregel.py``.
 from __future__ import annotations
 
 import collections.abc
-from functools import partial
 from inspect import isfunction, ismethod, signature
 from typing import Any, Callable, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
@@ -207,7 +206,9 @@ class BranchSpec(NamedTuple):
         if not isinstance(result, (list, tuple)):
             result = [result]
         if self.ends:
-            destinations = [r if isinstance(r, Send) else self.ends[r] for r in result]
+            destinations = []
+            for r in result:  # a loop, not a comprehension: it runs every step (speed)
+                destinations.append(r if isinstance(r, Send) else self.ends[r])
         else:
             destinations = result
         for dest in destinations:
@@ -518,7 +519,7 @@ class CompiledStateGraph(Pregel):
             channels=[k for k in read_keys if k in builder.channels],
             managed=[(k, builder.managed[k]) for k in read_keys if k in builder.managed],
             mapper=_pick_mapper(schema),
-            get_updates=partial(_get_updates, keys=output_key_set, ordered=output_keys),
+            get_updates=lambda output: _get_updates(output, output_key_set, output_keys),
             get_control=_control_branch,
             ends=node.ends if node else (),
             metadata=node.metadata if node else None,
@@ -566,7 +567,11 @@ def _get_updates(output: Any, keys: frozenset[str], ordered: list[str]) -> list[
     if output is None:
         return []
     if isinstance(output, dict):
-        return [(k, v) for k, v in output.items() if k in keys]
+        updates = []
+        for k, v in output.items():  # a loop, not a comprehension: it runs every step (speed)
+            if k in keys:
+                updates.append((k, v))
+        return updates
     if isinstance(output, Command):
         if output.graph == Command.PARENT:
             return []

@@ -94,8 +94,8 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
     Lists and dicts are copied one level deep, so the caller may change the result freely.
     """
     var_config = var_child_runnable_config.get()
-    if var_config is not None and (config is None or config is var_config):
-        if (copied := _copy_ensured(var_config)) is not None:
+    if (source := _only_source(config, var_config)) is not None:
+        if (copied := _copy_ensured(source)) is not None:
             return copied
     empty: RunnableConfig = {
         "tags": [],
@@ -128,13 +128,31 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
     return empty
 
 
-def _copy_ensured(config: RunnableConfig) -> RunnableConfig | None:
-    """Not in upstream: ``ensure_config()`` of a current config that is already ensured (speed).
+def _only_source(
+    config: RunnableConfig | None, var_config: RunnableConfig | None
+) -> RunnableConfig | None:
+    """Not in upstream: the one config ``ensure_config`` takes every value from, if there is
+    one (speed): the current config when no other is given, or ``config`` when it has every
+    key the current one has and does not leave its callbacks to it (``None``)."""
+    if config is None or config is var_config:
+        return var_config
+    if var_config is None:
+        return config
+    if var_config.keys() <= config.keys() and (
+        config.get("callbacks") is not None or var_config.get("callbacks") is None
+    ):
+        return config
+    return None
 
-    Nearly every call inside a graph asks for a copy of the current config, which the graph or
-    an outer Runnable made with ``ensure_config``: the five default keys, set, plus perhaps a
-    ``run_name``. Copying it then gives what the general loop of ``ensure_config`` would build
-    key by key. Any other config returns ``None``, and ``ensure_config`` takes the general path.
+
+def _copy_ensured(config: RunnableConfig) -> RunnableConfig | None:
+    """Not in upstream: ``ensure_config`` of a config that is already ensured (speed).
+
+    Nearly every call inside a graph asks for a copy of the current config or of the node's
+    config, which the graph or an outer Runnable made with ``ensure_config``: the five default
+    keys, set, plus perhaps a ``run_name``. Copying it then gives what the general loop of
+    ``ensure_config`` would build key by key. Any other config returns ``None``, and
+    ``ensure_config`` takes the general path.
     """
     size = len(config)
     if size != 5 and (size != 6 or config.get("run_name") is None):
@@ -149,20 +167,19 @@ def _copy_ensured(config: RunnableConfig) -> RunnableConfig | None:
         or "callbacks" not in config
     ):
         return None
-    copied: RunnableConfig = {
-        **config,
-        "tags": tags.copy(),
-        "metadata": metadata.copy(),
-        "configurable": configurable.copy(),
-    }
-    if (callbacks := config["callbacks"]) is not None:
+    copied = config.copy()
+    copied["tags"] = tags.copy()
+    copied["metadata"] = metadata = metadata.copy()
+    copied["configurable"] = configurable.copy()
+    if (callbacks := config["callbacks"]) is not None:  # type: ignore[typeddict-item]
         copied["callbacks"] = callbacks.copy()
-    if configurable:
-        metadata = copied["metadata"]
-        for key in ("model", "checkpoint_ns"):  # as at the end of ensure_config
-            value = configurable.get(key)
-            if isinstance(value, str) and key not in metadata:
-                metadata[key] = value
+    if configurable:  # as at the end of ensure_config, unrolled
+        if "model" not in metadata and isinstance(value := configurable.get("model"), str):
+            metadata["model"] = value
+        if "checkpoint_ns" not in metadata and isinstance(
+            value := configurable.get("checkpoint_ns"), str
+        ):
+            metadata["checkpoint_ns"] = value
     return copied
 
 
