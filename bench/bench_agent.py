@@ -45,7 +45,7 @@ from typing import Any, Callable
 
 warnings.filterwarnings("ignore")
 
-REPS = {10: 21, 100: 9, 1000: 3}
+REPS = {10: 21, 100: 15, 1000: 3}
 QUICK_REPS = {10: 7, 100: 3, 1000: 1}
 ROUNDS = 3  # the timed runs of each N are spread over this many rounds
 TARGETS = {"vs_react_100": 20.0, "vs_react_1000": 10.0, "vs_bare_10": 5.0, "growth": 4.0}
