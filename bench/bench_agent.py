@@ -17,13 +17,17 @@ ending in "done"); the median over the runs is divided by N, as in
 * ``miniagent``   -- ``miniagent.prebuilt.create_react_agent`` (v2).
 * ``react v2``    -- ``langgraph.prebuilt.create_react_agent`` (v2), the pinned upstream.
 * ``create_agent``-- ``langchain.agents.create_agent``, no middleware.
+* ``mini, no check`` -- miniagent with ``_validate_chat_history`` switched off (not a usable
+  agent): the part of a round trip that is not the history check, which is linear in the
+  history by definition and is the same code, at the same cost, in upstream.
 
-How runs are arranged. Each variant's agent is built once per N, as an application builds
-its agent once and invokes it many times; before a run the model's call counter is reset.
-The runs of each N come in rounds: in each round every variant gets one untimed warm-up run
-(the other variants have just evicted it from the CPU caches) and then its share of the
-timed runs. So each variant is timed in its steady state, and a slow spell of a shared
-machine falls on all of them. ``--fresh`` builds a new agent for every timed run instead (not
+How runs are arranged. Runs come in blocks; each block runs in a fresh interpreter that
+imports only its own library, builds the agent once (as an application builds its agent once
+and invokes it many times), makes one untimed run, then the timed runs (the model's call
+counter is reset before each). So no library runs in a heap, a garbage collector or CPU
+caches filled by the other one. The variants take turns block by block, three rounds per N,
+so a slow spell of a shared machine (they last seconds to minutes) falls on all of them
+alike. ``--fresh`` builds a new agent for every timed run instead (not
 timed), as ``bench_react_steps.py`` does; then each run also pays the agent's first-call
 costs, which show up most at small N.
 
@@ -35,9 +39,11 @@ The machine should be otherwise idle.
 
 import cProfile
 import io
+import json
 import os
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 import warnings
@@ -46,8 +52,8 @@ from typing import Any, Callable
 warnings.filterwarnings("ignore")
 
 REPS = {10: 21, 100: 15, 1000: 3}
-QUICK_REPS = {10: 7, 100: 3, 1000: 1}
-ROUNDS = 3  # the timed runs of each N are spread over this many rounds
+QUICK_REPS = {10: 6, 100: 3, 1000: 3}
+ROUNDS = 3  # each variant runs this many blocks per N, in fresh interpreters, taking turns
 TARGETS = {"vs_react_100": 20.0, "vs_react_1000": 10.0, "vs_bare_10": 5.0, "growth": 4.0}
 
 
@@ -91,6 +97,27 @@ def build_mini(n: int) -> Agent:
 
     model = mini_model(n)
     return create_react_agent(model, [noop], version="v2").invoke, model
+
+
+def build_mini_unchecked(n: int) -> Agent:
+    """miniagent with ``_validate_chat_history`` switched off while it runs: the part of a
+    round trip that is not the (by definition linear) history check. Not a usable agent."""
+    import miniagent.prebuilt.chat_agent_executor as executor
+
+    invoke, model = build_mini(n)
+
+    def run(inputs: dict, config: dict) -> dict:
+        check, executor._validate_chat_history = executor._validate_chat_history, _no_check
+        try:
+            return invoke(inputs, config)
+        finally:
+            executor._validate_chat_history = check
+
+    return run, model
+
+
+def _no_check(messages: Any) -> None:
+    return None
 
 
 def build_bare(n: int) -> Agent:
@@ -167,6 +194,7 @@ def build_create_agent(n: int) -> Agent:
 VARIANTS = {
     "bare loop": build_bare,
     "miniagent": build_mini,
+    "mini, no check": build_mini_unchecked,
     "react v2": build_react,
     "create_agent": build_create_agent,
 }
@@ -185,18 +213,27 @@ def run_once(agent: Agent, n: int) -> float:
     return elapsed
 
 
+def time_block(name: str, n: int, runs: int, *, fresh: bool) -> list[float]:
+    """In this interpreter: build the variant, one untimed run, then ``runs`` timed runs."""
+    agent = VARIANTS[name](n)  # construction is not timed
+    run_once(agent, n)  # untimed: first-call work, caches
+    return [run_once(VARIANTS[name](n) if fresh else agent, n) for _ in range(runs)]
+
+
 def per_round_trip(names: list[str], n: int, reps: int, *, fresh: bool) -> dict[str, float]:
-    """Median seconds per model+tool round trip for each variant (see the module docstring)."""
-    agents = {name: VARIANTS[name](n) for name in names}  # construction is not timed
+    """Median seconds per model+tool round trip for each variant (see the module docstring).
+
+    Each block of runs happens in a fresh interpreter that imports only its own library, as
+    in an application; the variants take turns block by block, ROUNDS times.
+    """
     times: dict[str, list[float]] = {name: [] for name in names}
-    rounds = min(ROUNDS, reps)
-    for r in range(rounds):
-        share = reps // rounds + (r < reps % rounds)
+    for i in range(ROUNDS):
+        runs = reps // ROUNDS + (i < reps % ROUNDS)
         for name in names:
-            run_once(agents[name], n)  # warm-up
-            for _ in range(share):
-                agent = VARIANTS[name](n) if fresh else agents[name]
-                times[name].append(run_once(agent, n))
+            command = [sys.executable, __file__, "--block", name, str(n), str(runs)]
+            command += ["--fresh"] if fresh else []
+            done = subprocess.run(command, capture_output=True, text=True, check=True)
+            times[name] += json.loads(done.stdout.splitlines()[-1])
     return {name: statistics.median(t) / n for name, t in times.items()}
 
 
@@ -226,6 +263,10 @@ def verdict(ok: bool) -> str:
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--block"]:  # a child: time one block, print the seconds as JSON
+        name, n, runs = argv[1], int(argv[2]), int(argv[3])
+        print(json.dumps(time_block(name, n, runs, fresh="--fresh" in argv)))
+        return
     reps = QUICK_REPS if "--quick" in argv else REPS
     fresh = "--fresh" in argv
     names = [name for name in VARIANTS if available(name)]
@@ -235,13 +276,13 @@ def main(argv: list[str]) -> None:
     )
     print("a new agent for every run (--fresh)" if fresh else "each agent built once per N")
     print("us per model+tool round trip (median)")
-    header = f"{'N':>6} " + "".join(f"{name:>14}" for name in names)
+    header = f"{'N':>6} " + "".join(f"{name:>16}" for name in names)
     header += f"{'react/mini':>12}{'agent/mini':>12}{'mini/bare':>11}"
     print(header)
     table: dict[int, dict[str, float]] = {}
     for n, r in reps.items():
         row = table[n] = per_round_trip(names, n, r, fresh=fresh)
-        cells = "".join(f"{row[name] * 1e6:14.1f}" for name in names)
+        cells = "".join(f"{row[name] * 1e6:16.1f}" for name in names)
         mini = row["miniagent"]
         ratios = [
             row.get("react v2", float("nan")) / mini,
@@ -269,6 +310,13 @@ def main(argv: list[str]) -> None:
     for label, value, ok in checks:
         missed |= not ok(value)
         print(f"{verdict(ok(value))}  {label}: {value:.1f}x")
+    unchecked = {n: table[n]["mini, no check"] for n in table}
+    print(
+        f"info  N=1000 vs N=10 without _validate_chat_history: "
+        f"{unchecked[1000] / unchecked[10]:.1f}x; the check itself costs "
+        + ", ".join(f"{(mini[n] - unchecked[n]) * 1e6:.0f} us at N={n}" for n in table)
+        + " (differences of medians: a few us either way is noise)"
+    )
     if missed or "--profile" in argv:
         print("\nWhere miniagent's time goes (N=1000, one run, by own time):")
         print(profile_mini(1000))
