@@ -11,8 +11,11 @@ the code inside sees.
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from miniagent.messages import AIMessage
 from miniagent.models import BaseChatModel
@@ -22,9 +25,11 @@ from miniagent.runnables import (
     ensure_config,
     merge_configs,
     set_config_context,
+    var_child_runnable_config,
 )
 from miniagent.runnables import base as base_module
 from miniagent.runnables import callable as callable_module
+from miniagent.runnables import config as config_module
 from miniagent.runnables.callable import RunnableCallable
 from miniagent.runnables.config import _child_config
 
@@ -103,8 +108,8 @@ def test_every_step_of_a_sequence_sees_the_child_config() -> None:
     assert seq.invoke(1, outer) == 4
     child = _child_config(ensure_config(outer))  # what upstream's patch_config gives each step
     assert "run_name" not in child
-    for given, current in views:
-        assert given == child
+    for passed, current in views:
+        assert passed == child
         assert current == child
 
 
@@ -124,3 +129,63 @@ def test_callable_skips_entering_a_current_config_that_names_no_run(
         monkeypatch.setattr(callable_module, "_is_current_child", lambda config: False)
         slow = r.invoke(1, current)
     assert fast == slow
+
+
+# ---- ensure_config: the copy of an already-ensured config ---------------------------------------
+
+_VALUES = {
+    "tags": st.one_of(st.none(), st.lists(st.sampled_from(["a", "b"]), max_size=2)),
+    "metadata": st.one_of(st.none(), st.dictionaries(st.sampled_from(["m", "n"]), st.integers())),
+    "callbacks": st.one_of(st.none(), st.lists(st.sampled_from(["h1", "h2"]), max_size=2)),
+    "recursion_limit": st.one_of(st.none(), st.integers(1, 50)),
+    "configurable": st.one_of(
+        st.none(),
+        st.dictionaries(
+            st.sampled_from(["checkpoint_ns", "model", "thread_id"]), st.sampled_from(["x", "y"])
+        ),
+    ),
+    "run_name": st.one_of(st.none(), st.sampled_from(["agent", "tools"])),
+    "run_id": st.one_of(st.none(), st.just("r")),
+    "thread_id": st.sampled_from(["t1", "t2"]),  # not a config key: goes into configurable
+}
+RAW_CONFIG = st.fixed_dictionaries({}, optional=_VALUES)
+
+
+@st.composite
+def config_pairs(draw: Any) -> tuple[Any, Any]:
+    """(current config, config passed): each raw, ensured, or the current one itself."""
+    kind = draw(st.sampled_from(["none", "raw", "ensured", "ensured"]))
+    current = None if kind == "none" else draw(RAW_CONFIG)
+    if kind == "ensured":  # what a graph or an outer Runnable sets
+        current = ensure_config(current)
+        if draw(st.booleans()):
+            current["run_name"] = draw(st.sampled_from(["agent", "tools"]))
+    kind = draw(st.sampled_from(["none", "raw", "current", "ensured", "ensured"]))
+    given = {"none": None, "current": current}.get(kind, draw(RAW_CONFIG))
+    if kind == "ensured":
+        given = ensure_config(given)
+    return current, given
+
+
+def _ensure(current: Any, given: Any) -> Any:
+    token = var_child_runnable_config.set(current)
+    try:
+        return ensure_config(given)
+    finally:
+        var_child_runnable_config.reset(token)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(config_pairs())
+@example((ensure_config({"callbacks": ["h1"]}), ensure_config({})))  # None leaves it to current
+@example(({**ensure_config({}), "run_name": "agent"}, ensure_config({})))  # a key only current has
+def test_ensure_config_copy_of_an_ensured_config_equals_the_general_path(pair: Any) -> None:
+    current, given = pair
+    fast = _ensure(current, given)
+    with mock.patch.object(config_module, "_copy_ensured", lambda config: None):
+        slow = _ensure(current, given)
+    assert fast == slow
+    assert list(fast) == list(slow)  # the same keys in the same order
+    for key in ("tags", "metadata", "configurable"):  # copies, never the caller's objects
+        assert given is None or fast[key] is not given.get(key)
+        assert current is None or fast[key] is not current.get(key)

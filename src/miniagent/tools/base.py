@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError, create_model
 
 from miniagent.messages import ToolMessage
 from miniagent.runnables import Runnable, RunnableConfig, ensure_config, set_config_context
-from miniagent.runnables.config import CONFIG_KEYS, _child_config
+from miniagent.runnables.config import _child_config
 from miniagent.tools.injected import (
     InjectedToolArg,
     InjectedToolCallId,
@@ -181,10 +181,10 @@ class BaseTool(Runnable):
         tool_call_id: str | None = None,
     ) -> Any:
         """Validate, call ``_run``, handle errors, format the output (tools/base.py:1010)."""
-        given_config, config = config, ensure_config(config)
+        config = ensure_config(config)
         artifact, status = None, "success"
         try:
-            with set_config_context(_tool_child_config(given_config, config)):
+            with set_config_context(_child_config(config)):
                 tool_args, tool_kwargs = self._to_args_and_kwargs(tool_input, tool_call_id)
                 if config_param := _get_runnable_config_param(self._run):
                     tool_kwargs[config_param] = config
@@ -212,10 +212,10 @@ class BaseTool(Runnable):
         tool_call_id: str | None = None,
     ) -> Any:
         """Async ``run``: the same steps around ``await self._arun(...)`` (tools/base.py:1138)."""
-        given_config, config = config, ensure_config(config)
+        config = ensure_config(config)
         artifact, status = None, "success"
         try:
-            with set_config_context(_tool_child_config(given_config, config)):
+            with set_config_context(_child_config(config)):
                 tool_args, tool_kwargs = self._to_args_and_kwargs(tool_input, tool_call_id)
                 uses_default_arun = type(self)._arun is BaseTool._arun
                 if config_param := _get_runnable_config_param(
@@ -370,19 +370,6 @@ def _read_args_schema_facts(schema: type[BaseModel]) -> _ArgsSchemaFacts:
 
 
 _complete_args_schema_facts = functools.lru_cache(maxsize=1024)(_read_args_schema_facts)
-
-
-def _tool_child_config(given: RunnableConfig | None, ensured: RunnableConfig) -> RunnableConfig:
-    """``_child_config(ensured)``: the current config while the tool runs (patch_config, l.1090).
-
-    Not in upstream: ensuring an ensured config again changes nothing unless it holds keys
-    outside ``CONFIG_KEYS``, so start from the given config -- in a graph, the current config
-    itself, which ``ensure_config`` copies once rather than twice (speed).
-    """
-    return _child_config(given if _CONFIG_KEYS.issuperset(ensured) else ensured)
-
-
-_CONFIG_KEYS = frozenset(CONFIG_KEYS)
 
 
 def _is_model_class(obj: Any) -> bool:
