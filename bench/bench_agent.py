@@ -246,11 +246,13 @@ def available(name: str) -> bool:
 
 
 def profile_mini(n: int, top: int = 15) -> str:
-    """cProfile of one miniagent run: the functions with the most own time, as file:function."""
-    invoke, _ = build_mini(n)
+    """cProfile of one miniagent run (after an untimed one, like the timed runs): the
+    functions with the most own time, as file:function."""
+    agent = build_mini(n)
+    run_once(agent, n)
     profiler = cProfile.Profile()
     profiler.enable()
-    invoke({"messages": [{"role": "user", "content": "go"}]}, {"recursion_limit": 2 * n + 10})
+    run_once(agent, n)
     profiler.disable()
     buffer = io.StringIO()
     stats = pstats.Stats(profiler, stream=buffer)
