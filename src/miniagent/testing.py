@@ -2,7 +2,9 @@
 
 * ``FakeToolCallingModel`` -- the fake langgraph's own agent tests use (langgraph-prebuilt
   1.1.3, ``tests/model.py:22``): echoes the prompt, numbers its replies, cycles tool calls.
-* ``ScriptedChatModel`` -- replies from a script, records every call, and streams tool calls.
+* ``ScriptedChatModel`` -- replies from a script, records every call, and streams tool calls
+  (``next_scripted_response`` and ``script_chunks`` do the work; the upstream twin in the
+  differential tests uses them too).
 * ``GenericFakeChatModel`` -- ``langchain_core/language_models/fake_chat_models.py:227``,
   including its streaming gotcha: ``_stream`` drops tool calls.
 * ``normalize_ids`` / ``message_trace`` -- replace random uuids by ``<id-1>``, ``<id-2>``, ...
@@ -104,42 +106,57 @@ class ScriptedChatModel(BaseChatModel):
         super().__init__(responses=list(responses), **data)
 
     def _next_response(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> AIMessage:
-        n = len(self.calls) + 1
-        self.calls.append({"messages": list(messages), "kwargs": dict(kwargs)})
-        if n > len(self.responses):
-            raise ValueError(
-                f"ScriptedChatModel ran out of responses: call #{n}, "
-                f"but only {len(self.responses)} response(s) were scripted."
-            )
-        return copy.deepcopy(self.responses[n - 1])
+        return next_scripted_response(self.responses, self.calls, messages, kwargs)
 
     def _generate(self, messages: list[BaseMessage], **kwargs: Any) -> AIMessage:
         return self._next_response(messages, kwargs)
 
     def _stream(self, messages: list[BaseMessage], **kwargs: Any) -> Iterator[AIMessageChunk]:
         """Content split on whitespace, then one chunk per tool call; the last is marked."""
-        message = self._next_response(messages, kwargs)
-        chunks: list[AIMessageChunk] = []
-        if isinstance(message.content, str) and message.content:
-            for token in re.split(r"(\s)", message.content):
-                chunks.append(AIMessageChunk(content=token, id=message.id))
-        elif message.content:
-            chunks.append(AIMessageChunk(content=message.content, id=message.id))
-        calls = [(c["name"], json.dumps(c["args"]), c["id"]) for c in message.tool_calls]
-        calls += [(c["name"], c["args"], c["id"]) for c in message.invalid_tool_calls]
-        for i, (name, args, call_id) in enumerate(calls):
-            tool_call_chunk = {"name": name, "args": args, "id": call_id, "index": i}
-            chunks.append(
-                AIMessageChunk(content="", id=message.id, tool_call_chunks=[tool_call_chunk])
-            )
-        if not chunks:
-            chunks.append(AIMessageChunk(content="", id=message.id))
-        chunks[-1].chunk_position = "last"
-        yield from chunks
+        yield from script_chunks(self._next_response(messages, kwargs), AIMessageChunk)
 
     @property
     def _llm_type(self) -> str:
         return "scripted-chat-model"
+
+
+def next_scripted_response(
+    responses: list[Any], calls: list[dict[str, Any]], messages: list[Any], kwargs: dict[str, Any]
+) -> Any:
+    """Record a call in ``calls`` and return a deep copy of the next of ``responses``.
+
+    Shared with the upstream twin of ``ScriptedChatModel`` in the differential tests, so both
+    libraries run one script the same way.
+    """
+    n = len(calls) + 1
+    calls.append({"messages": list(messages), "kwargs": dict(kwargs)})
+    if n > len(responses):
+        raise ValueError(
+            f"ScriptedChatModel ran out of responses: call #{n}, "
+            f"but only {len(responses)} response(s) were scripted."
+        )
+    return copy.deepcopy(responses[n - 1])
+
+
+def script_chunks(message: Any, chunk_class: type) -> list[Any]:
+    """A scripted reply as stream chunks of ``chunk_class``: the content split on whitespace,
+    then one tool-call chunk per tool call (invalid ones too); the last is marked ``"last"``.
+    """
+    chunks: list[Any] = []
+    if isinstance(message.content, str) and message.content:
+        for token in re.split(r"(\s)", message.content):
+            chunks.append(chunk_class(content=token, id=message.id))
+    elif message.content:
+        chunks.append(chunk_class(content=message.content, id=message.id))
+    calls = [(c["name"], json.dumps(c["args"]), c["id"]) for c in message.tool_calls]
+    calls += [(c["name"], c["args"], c["id"]) for c in message.invalid_tool_calls]
+    for i, (name, args, call_id) in enumerate(calls):
+        tool_call_chunk = {"name": name, "args": args, "id": call_id, "index": i}
+        chunks.append(chunk_class(content="", id=message.id, tool_call_chunks=[tool_call_chunk]))
+    if not chunks:
+        chunks.append(chunk_class(content="", id=message.id))
+    chunks[-1].chunk_position = "last"
+    return chunks
 
 
 class GenericFakeChatModel(BaseChatModel):

@@ -7,14 +7,13 @@ and compare what comes out. The fakes here are written for this repository (they
   langgraph-prebuilt 1.1.3's ``tests/model.py`` (the helper the upstream agent tests use).
 * ``ScriptedChatModel`` has the semantics of ``miniagent.testing.ScriptedChatModel``: replies
   from a script, records calls, ``bind_tools`` in OpenAI format, and a ``_stream`` that keeps
-  tool calls (tool-call chunks), so ``stream_mode="messages"`` shows them.
+  tool calls (tool-call chunks), so ``stream_mode="messages"`` shows them. It takes the script
+  and cuts replies into chunks with the same helpers as ours (``next_scripted_response``,
+  ``script_chunks``), given langchain-core's chunk class.
 """
 
 from __future__ import annotations
 
-import copy
-import json
-import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
@@ -26,6 +25,8 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.prebuilt.chat_agent_executor import StructuredResponse
 from pydantic import BaseModel, Field
+
+from miniagent.testing import next_scripted_response, script_chunks
 
 
 class FakeToolCallingModel(BaseChatModel):
@@ -92,14 +93,7 @@ class ScriptedChatModel(BaseChatModel):
         super().__init__(responses=list(responses), **data)
 
     def _next_response(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> AIMessage:
-        n = len(self.calls) + 1
-        self.calls.append({"messages": list(messages), "kwargs": dict(kwargs)})
-        if n > len(self.responses):
-            raise ValueError(
-                f"ScriptedChatModel ran out of responses: call #{n}, "
-                f"but only {len(self.responses)} response(s) were scripted."
-            )
-        return copy.deepcopy(self.responses[n - 1])
+        return next_scripted_response(self.responses, self.calls, messages, kwargs)
 
     def _generate(
         self,
@@ -118,24 +112,7 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
-        message = self._next_response(messages, kwargs)
-        chunks: list[AIMessageChunk] = []
-        if isinstance(message.content, str) and message.content:
-            for token in re.split(r"(\s)", message.content):
-                chunks.append(AIMessageChunk(content=token, id=message.id))
-        elif message.content:
-            chunks.append(AIMessageChunk(content=message.content, id=message.id))
-        calls = [(c["name"], json.dumps(c["args"]), c["id"]) for c in message.tool_calls]
-        calls += [(c["name"], c["args"], c["id"]) for c in message.invalid_tool_calls]
-        for i, (name, args, call_id) in enumerate(calls):
-            tool_call_chunk = {"name": name, "args": args, "id": call_id, "index": i}
-            chunks.append(
-                AIMessageChunk(content="", id=message.id, tool_call_chunks=[tool_call_chunk])
-            )
-        if not chunks:
-            chunks.append(AIMessageChunk(content="", id=message.id))
-        chunks[-1].chunk_position = "last"
-        for chunk in chunks:
+        for chunk in script_chunks(self._next_response(messages, kwargs), AIMessageChunk):
             yield ChatGenerationChunk(message=chunk)
 
     @property
