@@ -5,12 +5,13 @@
 Timings on a shared machine swing by 20-50% from one minute to the next, which hides a change
 worth 2%. The number of instructions a run executes does not swing: this script counts them
 with valgrind's cachegrind, for the workloads of ``bench_agent.py`` (one ``create_react_agent``
-model+tool round trip, N = 100) and ``bench_runtime.py`` (one super-step of the two-node loop,
+model+tool round trip, N = 100; then the same with ``_validate_chat_history`` switched off, as
+in the ``mini, no check`` column) and ``bench_runtime.py`` (one super-step of the two-node loop,
 N = 100). Each workload runs K1 and then K2 times after two warm-up runs, in a fresh
 interpreter with ``PYTHONHASHSEED=0``; the difference divided by (K2 - K1) * N is the cost of
 one unit, without interpreter start-up and imports. Use it to compare two versions of the code:
 run it before and after a change. Counts are not time (a cache miss costs more than an add),
-but on this code they follow it closely. It takes about half a minute.
+but on this code they follow it closely. It takes about 40 seconds.
 """
 
 from __future__ import annotations
@@ -36,6 +37,15 @@ def agent_workload(k: int) -> None:
         bench_agent.run_once(agent, N)
 
 
+def unchecked_workload(k: int) -> None:
+    sys.path.insert(0, str(HERE))
+    import bench_agent
+
+    agent = bench_agent.build_mini_unchecked(N)
+    for _ in range(2 + k):
+        bench_agent.run_once(agent, N)
+
+
 def runtime_workload(k: int) -> None:
     sys.path.insert(0, str(HERE))
     import bench_runtime
@@ -47,6 +57,7 @@ def runtime_workload(k: int) -> None:
 
 WORKLOADS = {
     "agent": ("create_react_agent round trip", agent_workload),
+    "unchecked": ("  the same without the history check", unchecked_workload),
     "runtime": ("super-step of the two-node loop", runtime_workload),
 }
 

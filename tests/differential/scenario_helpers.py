@@ -30,6 +30,7 @@ from pydantic import BaseModel
 _NAMES = [
     ("BaseMessage", "miniagent.messages", "langchain_core.messages"),
     ("AIMessage", "miniagent.messages", "langchain_core.messages"),
+    ("AIMessageChunk", "miniagent.messages", "langchain_core.messages"),
     ("HumanMessage", "miniagent.messages", "langchain_core.messages"),
     ("SystemMessage", "miniagent.messages", "langchain_core.messages"),
     ("ToolMessage", "miniagent.messages", "langchain_core.messages"),

@@ -65,6 +65,8 @@ import pytest
 
 pytest.importorskip("langgraph")
 
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from pydantic import BaseModel, Field  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     MINI,
@@ -277,9 +279,9 @@ def model_with_tools(ns, tool_style, version, include_builtin):
         {"messages": [ns.AIMessage("hi?", tool_calls=calls)]}, config=runtime_config(ns)
     )
     errors = []
-    for bound, given in (([tool1], [tool1, tool2]), ([tool1], [tool2])):
+    for bound, passed in (([tool1], [tool1, tool2]), ([tool1], [tool2])):
         try:
-            ns.create_react_agent(model.bind_tools(bound), given)
+            ns.create_react_agent(model.bind_tools(bound), passed)
         except ValueError as e:
             errors.append(str(e))
     return {"tools_node": result, "errors": errors}
@@ -333,6 +335,37 @@ def test_09_validate_chat_history():
     assert outcomes[:4] == ["ok"] * 4
     assert all(o.startswith("Found AIMessages with tool_calls") for o in outcomes[4:])
     assert "'c2'" in outcomes[6] and "'c3'" not in outcomes[6]
+
+
+# A history as data: ("human" | "system", text), ("ai" | "chunk", call ids), ("tool", answered id).
+CALL_IDS = st.sampled_from(["a", "b", "c", "d", None])
+HISTORY_ENTRY = st.one_of(
+    st.tuples(st.sampled_from(["human", "system"]), st.sampled_from(["hi", "x"])),
+    st.tuples(st.sampled_from(["ai", "chunk"]), st.lists(CALL_IDS, max_size=4)),
+    st.tuples(st.just("tool"), st.sampled_from(["a", "b", "c", "e"])),
+)
+
+
+def validate_generated_history(ns, entries):
+    history = []
+    for kind, value in entries:
+        if kind in ("human", "system"):
+            history.append((ns.HumanMessage if kind == "human" else ns.SystemMessage)(value))
+        elif kind == "tool":
+            history.append(ns.ToolMessage("r", tool_call_id=value))
+        else:
+            calls = [{"name": "t", "args": {"i": i}, "id": id_} for i, id_ in enumerate(value)]
+            cls = ns.AIMessage if kind == "ai" else ns.AIMessageChunk
+            history.append(cls("", tool_calls=calls))
+    return ns._validate_chat_history(history)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(HISTORY_ENTRY, max_size=12))
+def test_09_validate_chat_history_on_generated_histories(entries):
+    """miniagent walks the history once where upstream has two comprehensions: same outcome
+    (None, or the same error text) on any history, chunks and unanswerable ``None`` ids too."""
+    assert_same(validate_generated_history, entries=entries)
 
 
 def infer_handled_types(ns):

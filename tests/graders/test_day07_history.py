@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from miniagent.messages import AIMessage, HumanMessage, ToolMessage
+from miniagent.messages import AIMessage, AIMessageChunk, HumanMessage, ToolMessage
 
 HEAD = (
     "Found AIMessages with tool_calls that do not have a corresponding ToolMessage. "
@@ -144,6 +144,14 @@ def test_a_tool_message_that_answers_no_call_is_not_an_error(impl):
 def test_a_call_without_an_id_is_unanswered(impl):
     no_id = {"name": "check_weather", "args": {"city": "sf"}, "id": None}
     assert error_text(impl, [ai(no_id)]) == HEAD + listed(no_id) + TAIL
+
+
+def test_an_ai_message_chunk_is_an_ai_message_too(impl):
+    # AIMessageChunk subclasses AIMessage, so isinstance finds its calls; its `type` field
+    # is "AIMessageChunk", not "ai".
+    chunk = AIMessageChunk("", tool_calls=[call(1)])
+    assert error_text(impl, [HumanMessage("q"), chunk]) == HEAD + listed(call(1)) + TAIL
+    assert impl._validate_chat_history([chunk, answer(1)]) is None
 
 
 def test_accepts_any_sequence_and_leaves_it_alone(impl):
