@@ -25,11 +25,12 @@ How runs are arranged. Runs come in blocks; each block runs in a fresh interpret
 imports only its own library, builds the agent once (as an application builds its agent once
 and invokes it many times), makes one untimed run, then the timed runs (the model's call
 counter is reset before each). So no library runs in a heap, a garbage collector or CPU
-caches filled by the other one. The variants take turns block by block, three rounds per N,
-so a slow spell of a shared machine (they last seconds to minutes) falls on all of them
-alike. ``--fresh`` builds a new agent for every timed run instead (not
-timed), as ``bench_react_steps.py`` does; then each run also pays the agent's first-call
-costs, which show up most at small N.
+caches filled by the other one. The blocks take turns in three rounds; each round runs one
+block of every variant at every N. So a slow spell of a shared machine (they last seconds to
+minutes) falls on all variants and all N alike, which keeps both the ratios between libraries
+and the growth from N = 10 to N = 1000 meaningful. ``--fresh`` builds a new agent for every
+timed run instead (not timed), as ``bench_react_steps.py`` does; then each run also pays the
+agent's first-call costs, which show up most at small N.
 
 Targets (printed as PASS/MISS): at N = 100 miniagent is >= 20x faster than react v2, at
 N = 1000 >= 10x; at N = 10 miniagent is within 5x of the bare loop; miniagent's cost per round
@@ -53,7 +54,7 @@ warnings.filterwarnings("ignore")
 
 REPS = {10: 21, 100: 15, 1000: 6}
 QUICK_REPS = {10: 6, 100: 3, 1000: 3}
-ROUNDS = 3  # each variant runs this many blocks per N, in fresh interpreters, taking turns
+ROUNDS = 3  # each (N, variant) runs this many blocks, in fresh interpreters, taking turns
 TARGETS = {"vs_react_100": 20.0, "vs_react_1000": 10.0, "vs_bare_10": 5.0, "growth": 4.0}
 
 
@@ -220,21 +221,28 @@ def time_block(name: str, n: int, runs: int, *, fresh: bool) -> list[float]:
     return [run_once(VARIANTS[name](n) if fresh else agent, n) for _ in range(runs)]
 
 
-def per_round_trip(names: list[str], n: int, reps: int, *, fresh: bool) -> dict[str, float]:
-    """Median seconds per model+tool round trip for each variant (see the module docstring).
+def per_round_trip(
+    names: list[str], reps: dict[int, int], *, fresh: bool
+) -> dict[int, dict[str, float]]:
+    """Median seconds per model+tool round trip, for each N and variant (see the docstring).
 
     Each block of runs happens in a fresh interpreter that imports only its own library, as
-    in an application; the variants take turns block by block, ROUNDS times.
+    in an application. The blocks take turns ROUNDS times: in every round each N, and within
+    it each variant, runs one block, so a slow spell of the machine falls on every N and every
+    variant alike (the growth ratio compares N = 1000 with N = 10).
     """
-    times: dict[str, list[float]] = {name: [] for name in names}
+    times: dict[int, dict[str, list[float]]] = {n: {name: [] for name in names} for n in reps}
     for i in range(ROUNDS):
-        runs = reps // ROUNDS + (i < reps % ROUNDS)
-        for name in names:
-            command = [sys.executable, __file__, "--block", name, str(n), str(runs)]
-            command += ["--fresh"] if fresh else []
-            done = subprocess.run(command, capture_output=True, text=True, check=True)
-            times[name] += json.loads(done.stdout.splitlines()[-1])
-    return {name: statistics.median(t) / n for name, t in times.items()}
+        for n, r in reps.items():
+            runs = r // ROUNDS + (i < r % ROUNDS)
+            for name in names:
+                command = [sys.executable, __file__, "--block", name, str(n), str(runs)]
+                command += ["--fresh"] if fresh else []
+                done = subprocess.run(command, capture_output=True, text=True, check=True)
+                times[n][name] += json.loads(done.stdout.splitlines()[-1])
+    return {
+        n: {name: statistics.median(t) / n for name, t in row.items()} for n, row in times.items()
+    }
 
 
 def available(name: str) -> bool:
@@ -281,9 +289,8 @@ def main(argv: list[str]) -> None:
     header = f"{'N':>6} " + "".join(f"{name:>16}" for name in names)
     header += f"{'react/mini':>12}{'agent/mini':>12}{'mini/bare':>11}"
     print(header)
-    table: dict[int, dict[str, float]] = {}
-    for n, r in reps.items():
-        row = table[n] = per_round_trip(names, n, r, fresh=fresh)
+    table = per_round_trip(names, reps, fresh=fresh)
+    for n, row in table.items():
         cells = "".join(f"{row[name] * 1e6:16.1f}" for name in names)
         mini = row["miniagent"]
         ratios = [
