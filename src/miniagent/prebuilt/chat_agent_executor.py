@@ -550,7 +550,7 @@ def create_react_agent(
 
         resolved_model = _resolve_model(state, runtime)
         model_with_structured_output = _get_model(resolved_model).with_structured_output(
-            structured_response_schema
+            cast(StructuredResponseSchema, structured_response_schema)
         )
         response = model_with_structured_output.invoke(messages, config)
         return {"structured_response": response}
@@ -570,7 +570,7 @@ def create_react_agent(
 
         resolved_model = await _aresolve_model(state, runtime)
         model_with_structured_output = _get_model(resolved_model).with_structured_output(
-            structured_response_schema
+            cast(StructuredResponseSchema, structured_response_schema)
         )
         response = await model_with_structured_output.ainvoke(messages, config)
         return {"structured_response": response}
