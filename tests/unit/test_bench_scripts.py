@@ -125,9 +125,12 @@ def test_blocks_take_turns_across_n_and_variants(monkeypatch):
     assert table == {10: {"a": 1e-6, "b": 1e-6}, 1000: {"a": 1e-6, "b": 1e-6}}
 
 
-def test_the_runtime_loop_runs_n_super_steps():
+@pytest.mark.parametrize("kind", ["mini", "upstream"])
+def test_the_runtime_loop_runs_n_super_steps(kind):
+    if kind == "upstream":
+        pytest.importorskip("langgraph")
     bench_runtime = _load("bench_runtime")
-    built = bench_runtime.build_graph("mini", 4)
+    built = bench_runtime.build_graph(kind, 4)
     assert bench_runtime.time_run(built, 4) > 0  # it checks the history: 4 + 1 messages
     assert built[3] == {"a": 2, "b": 2}  # a, b, a, b: four super-steps
 
