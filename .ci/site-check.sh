@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Browser check of the built course site (see tests/site/browser_check.js for what it checks).
+# Browser check of the built course site (see tests/course/site/browser_check.js for what it checks).
 #
 #   bash .ci/site-check.sh            # after `mkdocs build --strict` (builds it itself if needed)
 #
@@ -49,4 +49,4 @@ for _ in $(seq 50); do
 done
 
 mkdir -p "$SHOTS"
-node tests/site/browser_check.js --site site --base "http://127.0.0.1:$PORT" --shots "$SHOTS"
+node tests/course/site/browser_check.js --site site --base "http://127.0.0.1:$PORT" --shots "$SHOTS"

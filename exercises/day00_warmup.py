@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from miniagent.course.todo import NotStarted
+from miniagent_course.todo import NotStarted
 
 
 def _get_state_value(state: Any, key: str, default: Any = None) -> Any:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import inspect  # noqa: F401  (you will need it)
 from typing import Any
 
-from miniagent.course.todo import NotStarted
 from miniagent.messages import SystemMessage  # noqa: F401
 from miniagent.prebuilt.chat_agent_executor import (  # noqa: F401
     PROMPT_RUNNABLE_NAME,
     _get_state_value,
 )
 from miniagent.runnables import Runnable, RunnableCallable  # noqa: F401
+from miniagent_course.todo import NotStarted
 
 
 def _get_prompt_runnable(prompt: Any) -> Runnable:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from miniagent.course.todo import NotStarted
 from miniagent.models import BaseChatModel
 from miniagent.runnables import RunnableBinding, RunnableSequence
+from miniagent_course.todo import NotStarted
 
 
 def _should_bind_tools(model: Any, tools: Sequence[Any], num_builtin: int = 0) -> bool:

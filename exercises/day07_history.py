@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from miniagent.course.todo import NotStarted
 from miniagent.errors import ErrorCode, create_error_message
 from miniagent.messages import AIMessage, BaseMessage, ToolMessage
+from miniagent_course.todo import NotStarted
 
 
 def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:

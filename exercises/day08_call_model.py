@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from miniagent.course.todo import NotStarted
 from miniagent.messages import AIMessage, BaseMessage
 from miniagent.runnables import Runnable, RunnableConfig
 from miniagent.runtime import Runtime
+from miniagent_course.todo import NotStarted
 
 
 def make_call_model(

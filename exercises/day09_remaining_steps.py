@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from miniagent.course.todo import NotStarted
 from miniagent.messages import AIMessage, BaseMessage
 from miniagent.prebuilt.chat_agent_executor import _get_state_value
+from miniagent_course.todo import NotStarted
 
 
 def make_are_more_steps_needed(

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from miniagent.course.todo import NotStarted
 from miniagent.messages import ToolMessage
 from miniagent.prebuilt.chat_agent_executor import _get_prompt_runnable, _get_state_value
 from miniagent.runnables import Runnable
 from miniagent.runtime import Runtime
+from miniagent_course.todo import NotStarted
 
 
 def make_resolve_model(

@@ -1,6 +1,6 @@
 """Root conftest: load the grading plugin (``--impl``, ``--strict-exercises``, progress table).
 
-Graders live in ``tests/graders/``; see ``course/grading.md`` for how grading works.
+Graders live in ``tests/course/graders/``; see ``course/grading.md`` for how grading works.
 """
 
-pytest_plugins = ["miniagent.course.grading_plugin"]
+pytest_plugins = ["miniagent_course.grading.plugin"]

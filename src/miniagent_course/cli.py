@@ -1,0 +1,437 @@
+"""``miniagent``: the learner's command for the course's exercises.
+
+    miniagent list               every day and its status
+    miniagent check [DAY]        grade one day (or all) and explain the result
+    miniagent hint DAY           the next hint for a day
+    miniagent watch [DAY]        re-grade every time you save an exercise file
+    miniagent reset DAY          back up your file, then restore the original stub
+    miniagent solution DAY       once DAY passes: the reference and upstream, side by side
+    miniagent open               build the course site and open it
+    miniagent grade --json FILE  for instructors: a Gradescope results.json (strict)
+
+Grading runs pytest in a subprocess (see ``grading_run``); every message comes from
+``text/cli.<lang>.toml``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import shutil
+import sys
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from miniagent_course.grading.course import (
+    Course,
+    Exercise,
+    PristineStubError,
+    import_target,
+    load_course,
+    pristine_stub,
+    todo_line,
+)
+from miniagent_course.grading.report import short_name
+from miniagent_course.grading.run import GradingRun, run_graders
+from miniagent_course.text import say
+
+STATE_FILE = Path(".miniagent") / "state.json"
+MARKS = {"done": "✓", "failing": "✗", "broken": "✗", "in_progress": "…", "not_started": "·"}
+COLORS = {"done": "32", "failing": "31", "broken": "31", "in_progress": "33", "not_started": "2"}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``miniagent`` console script."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")  # old Windows consoles cannot print every symbol
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["open"]:
+        return _open(argv[1:])  # its options belong to the site helper
+    args = _parser().parse_args(argv)
+    if args.command is None:
+        _parser().print_help()
+        return 0
+    try:
+        course = load_course(args.root)
+        return COMMANDS[args.command](course, args)
+    except (FileNotFoundError, KeyError) as error:
+        print(error.args[0] if error.args else error, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print()
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="miniagent", description=say("cli.description"))
+    parser.add_argument("--root", help=say("cli.help_root"))
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("list", help=say("cli.help_list"))
+    check = commands.add_parser("check", help=say("cli.help_check"))
+    check.add_argument("day", nargs="?", help=say("cli.help_day"))
+    check.add_argument("--strict", action="store_true", help=say("cli.help_strict"))
+    hint = commands.add_parser("hint", help=say("cli.help_hint"))
+    hint.add_argument("day", help=say("cli.help_day"))
+    watch = commands.add_parser("watch", help=say("cli.help_watch"))
+    watch.add_argument("day", nargs="?", help=say("cli.help_day"))
+    watch.add_argument("--interval", type=float, default=0.5, help=say("cli.help_interval"))
+    watch.add_argument("--max-runs", type=int, default=None, help=argparse.SUPPRESS)
+    reset = commands.add_parser("reset", help=say("cli.help_reset"))
+    reset.add_argument("day", help=say("cli.help_day"))
+    solution = commands.add_parser("solution", help=say("cli.help_solution"))
+    solution.add_argument("day", help=say("cli.help_day"))
+    solution.add_argument("--stacked", action="store_true", help=say("cli.help_stacked"))
+    commands.add_parser("open", help=say("cli.help_open"))  # handled in main()
+    grade = commands.add_parser("grade", help=say("cli.help_grade"))
+    grade.add_argument("--json", required=True, metavar="FILE", help=say("cli.help_grade_json"))
+    grade.add_argument("days", nargs="*", help=say("cli.help_day"))
+    return parser
+
+
+# --- output helpers ---------------------------------------------------------------------------
+
+
+def _paint(text: str, status: str) -> str:
+    if not sys.stdout.isatty() or os.environ.get("NO_COLOR"):
+        return text
+    return f"\033[{COLORS.get(status, '0')}m{text}\033[0m"
+
+
+def _status_line(exercise: Exercise, run: GradingRun, width: int = 48) -> str:
+    """``✓ day05  <title, padded to width>  done``."""
+    status = run.day_status(exercise)
+    text = run.day_text(exercise) or say("cli.status_broken")
+    mark = MARKS.get(status, "?")
+    return (
+        f"{_paint(mark, status)} {exercise.id}  {exercise.title:<{width}}  {_paint(text, status)}"
+    )
+
+
+def _title_width(exercises: Sequence[Exercise]) -> int:
+    """Pad titles to the longest one, so the status column lines up."""
+    return max((len(e.title) for e in exercises), default=0)
+
+
+# --- check, list, grade ------------------------------------------------------------------------
+
+
+def _pick(course: Course, day: str | None) -> list[Exercise]:
+    return [course.exercise(day)] if day else list(course.exercises)
+
+
+def _grade(course: Course, exercises: Sequence[Exercise], *extra: str) -> GradingRun:
+    if importlib.util.find_spec("pytest") is None:
+        raise FileNotFoundError(say("cli.no_pytest"))
+    run = run_graders(course, exercises, "learner", *extra)
+    if run.exitstatus == -1:
+        print(say("cli.run_timeout"), file=sys.stderr)
+    return run
+
+
+def check(course: Course, args: argparse.Namespace) -> int:
+    """Grade one day (or all) and explain what to do next."""
+    exercises = _pick(course, args.day)
+    run = _grade(course, exercises, *(["--strict-exercises"] if args.strict else []))
+    width = _title_width(exercises)
+    for exercise in exercises:
+        print(_status_line(exercise, run, width))
+    for exercise in exercises:
+        _explain(course, exercise, run, detailed=bool(args.day))
+    statuses = [run.day_status(e) for e in exercises]
+    if not args.day:
+        current = next((e for e in exercises if run.day_status(e) != "done"), None)
+        print("\n" + (say("cli.list_next", day=current.id) if current else say("cli.course_done")))
+    if args.day or args.strict:
+        return 0 if statuses == ["done"] * len(statuses) else 1
+    return 1 if {"failing", "broken", "in_progress"} & set(statuses) else 0
+
+
+def _explain(course: Course, exercise: Exercise, run: GradingRun, detailed: bool) -> None:
+    """What a day's result means and what to do next (in full when one day was checked)."""
+    status = run.day_status(exercise)
+    if status == "broken":
+        print("\n" + say("cli.broken", day=exercise.id))
+        print(run.output.strip()[-4000:])
+    elif status == "failing":
+        _explain_failures(exercise, run, detailed)
+    elif status == "in_progress":
+        print("\n" + say("cli.in_progress", day=exercise.id, file=exercise.file))
+    elif status == "not_started" and detailed:
+        line = todo_line(course.root / exercise.file, exercise.id) or 1
+        print("\n" + say("cli.not_started", day=exercise.id, file=exercise.file, line=line))
+    elif status == "done" and detailed:
+        print("\n" + say("cli.done", day=exercise.id))
+        following = _next_exercise(course, exercise)
+        if following is None:
+            print(say("cli.last_day"))
+        else:
+            print(
+                say(
+                    "cli.next_day", day=following.id, title=following.title, lesson=following.lesson
+                )
+            )
+
+
+def _explain_failures(exercise: Exercise, run: GradingRun, detailed: bool) -> None:
+    failing = [t for t in run.day_tests(exercise) if t["status"] in ("failed", "error")]
+    print("\n" + say("cli.failing_header", day=exercise.id, file=exercise.file))
+    for test in failing:
+        print(say("cli.failing_test", name=short_name(test["nodeid"]), message=test["message"]))
+    if detailed:
+        print("\n" + say("cli.first_failure", name=short_name(failing[0]["nodeid"])))
+        print(failing[0]["details"].rstrip())
+    print("\n" + say("cli.failing_next", day=exercise.id, lesson=exercise.lesson))
+
+
+def _next_exercise(course: Course, exercise: Exercise) -> Exercise | None:
+    ids = [e.id for e in course.exercises]
+    position = ids.index(exercise.id) + 1
+    return course.exercises[position] if position < len(ids) else None
+
+
+def list_days(course: Course, args: argparse.Namespace) -> int:
+    """Every day with its status and how many hints were used."""
+    run = _grade(course, course.exercises)
+    shown = _load_state(course).get("hints_shown", {})
+    width = _title_width(course.exercises)
+    for exercise in course.exercises:
+        hints = say("cli.hints_used", shown=shown.get(exercise.id, 0), total=len(exercise.hints))
+        print(f"{_status_line(exercise, run, width)}  {hints}")
+    current = next((e for e in course.exercises if run.day_status(e) != "done"), None)
+    print("\n" + (say("cli.list_next", day=current.id) if current else say("cli.course_done")))
+    return 0
+
+
+def grade(course: Course, args: argparse.Namespace) -> int:
+    """Instructor export: grade in strict mode and write a Gradescope results.json."""
+    report = Path(args.json).resolve()
+    report.unlink(missing_ok=True)  # so a stale file is never mistaken for this run's
+    exercises = [course.exercise(d) for d in args.days] or list(course.exercises)
+    run = _grade(course, exercises, "--strict-exercises", f"--grade-report={report}")
+    if not report.exists():
+        print(say("cli.grade_failed"), file=sys.stderr)
+        print(run.output.strip()[-4000:], file=sys.stderr)
+        return 1
+    data = json.loads(report.read_text(encoding="utf-8"))
+    print(say("cli.grade_written", score=data["score"], total=len(data["tests"]), file=report))
+    return 0
+
+
+# --- hints ---------------------------------------------------------------------------------------
+
+
+def _load_state(course: Course) -> dict[str, Any]:
+    path = course.root / STATE_FILE
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_state(course: Course, state: dict[str, Any]) -> None:
+    path = course.root / STATE_FILE
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+
+
+def hint(course: Course, args: argparse.Namespace) -> int:
+    """Show the next hint of a day (the hints you saw before stay listed above it)."""
+    exercise = course.exercise(args.day)
+    state = _load_state(course)
+    shown = state.setdefault("hints_shown", {})
+    total = len(exercise.hints)
+    count = min(shown.get(exercise.id, 0) + 1, total)
+    for number, text in enumerate(exercise.hints[:count], 1):
+        print(say("cli.hint", n=number, total=total, text=text))
+    if count == total:
+        print(say("cli.hint_last", lesson=exercise.lesson))
+    else:
+        print(say("cli.hint_more", day=exercise.id))
+    shown[exercise.id] = count
+    _save_state(course, state)
+    return 0
+
+
+# --- watch ---------------------------------------------------------------------------------------
+
+
+def _stamps(course: Course) -> dict[str, tuple[int, int] | None]:
+    stamps: dict[str, tuple[int, int] | None] = {}
+    for exercise in course.exercises:
+        try:
+            info = (course.root / exercise.file).stat()
+            stamps[exercise.id] = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamps[exercise.id] = None
+    return stamps
+
+
+def watch(course: Course, args: argparse.Namespace) -> int:
+    """Re-grade a day each time its file is saved. Polls, so it works on every file system."""
+    first = course.exercise(args.day) if args.day else None
+    if first is None:
+        first = next(iter(course.exercises))
+        run = _grade(course, course.exercises)
+        first = next((e for e in course.exercises if run.day_status(e) != "done"), first)
+    runs = 0
+
+    def regrade(exercise: Exercise) -> None:
+        nonlocal runs
+        if sys.stdout.isatty():
+            print("\033[2J\033[H", end="")
+        print(say("cli.watch_banner", file=exercise.file, time=datetime.now().strftime("%H:%M:%S")))
+        check(course, argparse.Namespace(day=exercise.id, strict=False))
+        print("\n" + say("cli.watch_waiting"), flush=True)
+        runs += 1
+
+    stamps = _stamps(course)
+    regrade(first)
+    try:
+        while args.max_runs is None or runs < args.max_runs:
+            time.sleep(args.interval)
+            now = _stamps(course)
+            changed = [e for e in course.exercises if now[e.id] != stamps[e.id]]
+            stamps = now
+            for exercise in changed:
+                regrade(exercise)
+    except KeyboardInterrupt:
+        print("\n" + say("cli.watch_stopped"))
+    return 0
+
+
+# --- reset ---------------------------------------------------------------------------------------
+
+
+def reset(course: Course, args: argparse.Namespace) -> int:
+    """Restore the original stub of a day, after saving your file to exercises/.backup/."""
+    exercise = course.exercise(args.day)
+    path = course.root / exercise.file
+    try:
+        stub = pristine_stub(course, exercise)
+    except PristineStubError as error:
+        print(error, file=sys.stderr)
+        return 1
+    current = path.read_text(encoding="utf-8") if path.exists() else None
+    if current == stub:
+        print(say("cli.reset_nothing", file=exercise.file))
+        return 0
+    if current is not None:
+        backup = (
+            path.parent / ".backup" / f"{path.stem}-{datetime.now():%Y%m%d-%H%M%S}{path.suffix}"
+        )
+        backup.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, backup)
+        print(say("cli.reset_backup", backup=backup.relative_to(course.root).as_posix()))
+    path.write_text(stub, encoding="utf-8")
+    print(say("cli.reset_done", file=exercise.file, day=exercise.id))
+    return 0
+
+
+# --- solution ------------------------------------------------------------------------------------
+
+
+def solution(course: Course, args: argparse.Namespace) -> int:
+    """Once a day passes: each graded function in miniagent and upstream, side by side."""
+    exercise = course.exercise(args.day)
+    run = _grade(course, [exercise])
+    if run.day_status(exercise) != "done":
+        print(say("cli.solution_locked", day=exercise.id, status=run.day_text(exercise)))
+        return 1
+    for function in exercise.functions:
+        left_title, left = _source(function.reference, course.root)
+        try:
+            right_title, right = _source(function.upstream, course.root, quiet=True)
+        except ImportError:
+            right_title, right = say("cli.upstream_title_missing"), say("cli.upstream_missing")
+        print(_side_by_side(left_title, left, right_title, right, stacked=args.stacked))
+    print(say("cli.solution_footer", day=exercise.id, file=exercise.file))
+    return 0
+
+
+def _source(target: str, root: Path, quiet: bool = False) -> tuple[str, str]:
+    """(``path:line`` title, source text) of ``module:function``.
+
+    ``module:outer.inner`` names a function defined inside another one, such as
+    ``create_react_agent.call_model``; it is found in the module's source, not imported.
+    """
+    module_name, _, qualname = target.partition(":")
+    with warnings.catch_warnings():
+        if quiet:
+            warnings.simplefilter("ignore")  # upstream warns about its deprecated agent on import
+        obj = import_target(f"{module_name}:{qualname.split('.')[0]}")
+    path = Path(inspect.getsourcefile(obj) or "?")
+    if "." in qualname:
+        from miniagent_course.site.upstream import symbols
+
+        path = Path(importlib.import_module(module_name).__file__ or "?")  # not the decorator's
+        symbol = symbols(path)[qualname]
+        first = symbol.first_line
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        lines = lines[first - 1 : symbol.end_line]
+    else:
+        lines, first = inspect.getsourcelines(obj)
+    try:
+        shown = path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        parts = path.parts
+        shown = (
+            "/".join(parts[parts.index("site-packages") + 1 :])
+            if "site-packages" in parts
+            else str(path)
+        )
+    return f"{shown}:{first}", "".join(lines).rstrip("\n")
+
+
+def _side_by_side(left_title: str, left: str, right_title: str, right: str, stacked: bool) -> str:
+    left_lines = [left_title, "-" * len(left_title), *left.splitlines()]
+    right_lines = [right_title, "-" * len(right_title), *right.splitlines()]
+    width = max(len(line) for line in left_lines)
+    columns = shutil.get_terminal_size((120, 24)).columns
+    if stacked or width + 3 + max(len(line) for line in right_lines) > columns:
+        return "\n".join([*left_lines, "", *right_lines, ""])
+    rows = max(len(left_lines), len(right_lines))
+    left_lines += [""] * (rows - len(left_lines))
+    right_lines += [""] * (rows - len(right_lines))
+    return (
+        "\n".join(
+            f"{a:<{width}} | {b}".rstrip() for a, b in zip(left_lines, right_lines, strict=True)
+        )
+        + "\n"
+    )
+
+
+# --- open ----------------------------------------------------------------------------------------
+
+
+def _open(argv: list[str]) -> int:
+    """Delegate to the site helper (imported only now: it needs the [course] extra)."""
+    try:
+        from miniagent_course.site.serve import open_course
+    except ImportError as error:
+        print(say("cli.open_unavailable", detail=error), file=sys.stderr)
+        return 1
+    return open_course(argv)
+
+
+COMMANDS: dict[str, Callable[[Course, argparse.Namespace], int]] = {
+    "list": list_days,
+    "check": check,
+    "hint": hint,
+    "watch": watch,
+    "reset": reset,
+    "solution": solution,
+    "grade": grade,
+}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

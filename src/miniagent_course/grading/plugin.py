@@ -1,0 +1,243 @@
+"""The pytest plugin that grades exercises. ``tests/conftest.py`` and ``miniagent check`` load it.
+
+A grader is a test in ``tests/course/graders/test_<id>_*.py`` that takes the ``impl`` fixture. The plugin
+runs it once per implementation named by ``--impl`` (default ``reference,learner``), so the test
+ids read ``test_x[reference]`` and ``test_x[learner]``:
+
+* a learner function that still raises ``NotStarted`` turns its test into a "not started" skip
+  (a failure under ``--strict-exercises``); anything else it raises is a normal failure;
+* a learner file that does not load fails that exercise's graders, with the reason, and only them;
+* every grader gets a per-test timeout (``--grader-timeout``, via pytest-timeout);
+* the run ends with a course progress table; ``--grade-report FILE.json`` writes a Gradescope
+  ``results.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from miniagent_course.grading.course import (
+    Course,
+    Exercise,
+    ExerciseLoadError,
+    Implementation,
+    find_root,
+    impl_kind,
+    impl_label,
+    load_course,
+    load_implementation,
+    not_started_in,
+    parse_impl_option,
+    spec_exercise,
+    todo_line,
+)
+from miniagent_course.grading.report import (
+    SEVERITY,
+    Record,
+    course_results,
+    gradescope,
+    progress_lines,
+)
+from miniagent_course.text import say
+
+PROPERTY = "miniagent"  # the key of our entry in report.user_properties (travels through xdist)
+SESSION = "miniagent-grading-session"  # the name the GradingSession plugin object is registered as
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("miniagent", say("plugin.group"))
+    group.addoption("--impl", default="reference,learner", help=say("plugin.help_impl"))
+    group.addoption("--strict-exercises", action="store_true", help=say("plugin.help_strict"))
+    group.addoption("--grade-report", metavar="FILE.json", help=say("plugin.help_grade_report"))
+    group.addoption("--grader-timeout", type=float, default=10.0, help=say("plugin.help_timeout"))
+    group.addoption("--course-root", metavar="DIR", help=say("plugin.help_root"))
+    group.addoption("--course-results", metavar="FILE.json", help=argparse.SUPPRESS)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    root = config.getoption("course_root") or find_root(config.rootpath)
+    try:
+        course = load_course(root) if root else None
+    except FileNotFoundError:
+        course = None
+    try:
+        specs = parse_impl_option(config.getoption("impl"), course) if course else []
+    except (KeyError, ValueError) as error:
+        raise pytest.UsageError(error.args[0]) from None
+    config.pluginmanager.register(GradingSession(config, course, specs), SESSION)
+    for exercise in course.exercises if course else ():
+        config.addinivalue_line("markers", f"{exercise.id}: {exercise.title}")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each grader once per implementation, with ids like ``[reference]``/``[learner]``."""
+    if "impl" not in metafunc.fixturenames:
+        return
+    session = _session(metafunc.config)
+    course = session.course
+    exercise = course.exercise_for_grader(metafunc.definition.path) if course else None
+    if course is None or exercise is None:
+        pytest.fail(say("plugin.not_a_grader", path=metafunc.definition.path), pytrace=False)
+    marks = [getattr(pytest.mark, exercise.id)]  # so `pytest -m day00` selects one day
+    if metafunc.config.pluginmanager.hasplugin("timeout"):
+        marks.append(pytest.mark.timeout(session.timeout))
+    params = [
+        pytest.param(spec, id=impl_label(spec), marks=marks)
+        for spec in session.specs
+        if spec_exercise(spec, course) in (None, exercise)  # a mutant grades its own day only
+    ]
+    metafunc.parametrize("impl", params, indirect=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Drop graders left without an implementation (e.g. another day's mutant was asked for)."""
+    keep, drop = [], []
+    for item in items:
+        orphan = "impl" in getattr(item, "fixturenames", ()) and _spec(item) is None
+        (drop if orphan else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture
+def impl(request: pytest.FixtureRequest) -> Implementation:
+    """The graded functions of this grader's exercise, from the implementation under test."""
+    session = _session(request.config)
+    assert session.course is not None
+    exercise = session.course.exercise_for_grader(request.node.path)
+    assert exercise is not None
+    try:
+        return session.implementation(exercise, request.param)
+    except ExerciseLoadError as error:
+        pytest.fail(str(error), pytrace=False)
+
+
+class GradingSession:
+    """One pytest session's view of the course and what it has recorded (a plugin object)."""
+
+    def __init__(self, config: pytest.Config, course: Course | None, specs: list[str]) -> None:
+        self.config = config
+        self.course = course
+        self.specs = specs
+        self.strict: bool = config.getoption("strict_exercises")
+        self.timeout: float = config.getoption("grader_timeout")
+        self.started = time.monotonic()
+        self.loaded: dict[tuple[str, str], Implementation | ExerciseLoadError] = {}
+        self.records: dict[str, Record] = {}
+
+    def implementation(self, exercise: Exercise, spec: str) -> Implementation:
+        """Load each implementation once per session; a load error is remembered too."""
+        key = (exercise.id, spec)
+        if key not in self.loaded:
+            assert self.course is not None
+            try:
+                self.loaded[key] = load_implementation(self.course, exercise, spec)
+            except ExerciseLoadError as error:
+                self.loaded[key] = error
+        found = self.loaded[key]
+        if isinstance(found, ExerciseLoadError):
+            raise found
+        return found
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+        """Turn NotStarted into a "not started" skip, explain timeouts, tag the report."""
+        report = yield
+        spec = _spec(item)
+        exercise = self.course.exercise_for_grader(item.path) if self.course else None
+        if spec is None or exercise is None:
+            return report
+        entry = {"exercise": exercise.id, "impl": impl_label(spec), "kind": impl_kind(spec)}
+        entry["status"] = report.outcome
+        if report.failed and call.excinfo is not None:
+            entry["status"] = "failed" if call.when == "call" else "error"
+            error = call.excinfo.value
+            if call.when == "call" and impl_kind(spec) == "learner" and not_started_in(error):
+                entry["status"] = "not_started"
+                self._not_started(report, exercise)
+            elif str(error).startswith("Timeout"):  # pytest-timeout's "Timeout >10.0s"
+                explain = say("grading.timeout", seconds=self.timeout, day=exercise.id)
+                report.sections.append((say("grading.timeout_title"), explain))
+                entry["message"] = explain
+        report.user_properties.append((PROPERTY, entry))
+        return report
+
+    def _not_started(self, report: pytest.TestReport, exercise: Exercise) -> None:
+        assert self.course is not None
+        if self.strict:
+            report.longrepr = say("grading.not_started_strict", day=exercise.id)
+            return
+        line = todo_line(self.course.root / exercise.file, exercise.id) or 1
+        reason = say("grading.not_started", day=exercise.id)
+        report.outcome = "skipped"
+        report.longrepr = (exercise.file, line, f"Skipped: {reason}")
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Keep the worst outcome of each grader test's phases (runs on the xdist controller)."""
+        entry = next((value for key, value in report.user_properties if key == PROPERTY), None)
+        if entry is None or (report.when != "call" and report.passed):
+            return
+        record = self.records.setdefault(
+            report.nodeid,
+            Record(report.nodeid, entry["exercise"], entry["impl"], entry["kind"], "passed"),
+        )
+        record.duration += report.duration
+        if SEVERITY[entry["status"]] >= SEVERITY[record.status]:
+            record.status = entry["status"]
+            if not report.passed:
+                record.message = entry.get("message") or _one_line(report)
+                record.details = report.longreprtext[:6000]
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.course is None or not self.records:
+            return
+        terminalreporter.write_sep("=", say("table.title"))
+        for line in progress_lines(self.course, list(self.records.values()), self.strict):
+            terminalreporter.write_line(line)
+
+    def pytest_sessionfinish(self, exitstatus: int) -> None:
+        if self.course is None or hasattr(self.config, "workerinput"):
+            return
+        records = list(self.records.values())
+        if self.config.getoption("course_results"):
+            data = course_results(self.course, records, self.strict)
+            _write_json(
+                self.config.getoption("course_results"), {**data, "exitstatus": int(exitstatus)}
+            )
+        if self.config.getoption("grade_report"):
+            duration = time.monotonic() - self.started
+            _write_json(
+                self.config.getoption("grade_report"), gradescope(self.course, records, duration)
+            )
+
+
+def _session(config: pytest.Config) -> GradingSession:
+    return config.pluginmanager.get_plugin(SESSION)
+
+
+def _spec(item: pytest.Item) -> str | None:
+    """The ``--impl`` spec this item grades (None: not a grader, or an empty parameter set)."""
+    spec = getattr(item, "callspec", None) and item.callspec.params.get("impl")
+    return spec if isinstance(spec, str) else None
+
+
+def _one_line(report: pytest.TestReport) -> str:
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None and crash.message:
+        return crash.message.removeprefix("Failed: ").splitlines()[0]
+    if isinstance(report.longrepr, tuple):
+        return str(report.longrepr[2]).removeprefix("Skipped: ")
+    return report.longreprtext.strip().splitlines()[0] if report.longreprtext.strip() else ""
+
+
+def _write_json(path: str, data: dict[str, Any]) -> None:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -1,0 +1,190 @@
+"""What a grading run found: per-test records, the course progress table, and the exports.
+
+The pytest plugin fills a list of :class:`Record` (one per grader test and implementation); this
+module turns it into the progress table printed at the end of a run, the JSON the ``miniagent``
+command reads, and a Gradescope autograder ``results.json``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from miniagent_course.grading.course import Course, Exercise
+from miniagent_course.text import say
+
+# The worst outcome of a test's phases wins: a passing call with a failing teardown is an error.
+SEVERITY = {"passed": 0, "skipped": 1, "not_started": 2, "failed": 3, "error": 4}
+
+
+@dataclass
+class Record:
+    """The outcome of one grader test against one implementation."""
+
+    nodeid: str
+    exercise: str
+    impl: str  # label: "reference", "learner", "mutant-day00_always_get"
+    kind: str  # "reference" | "learner" | "mutant"
+    status: str  # a key of SEVERITY
+    message: str = ""  # one line
+    details: str = ""  # the failure as pytest printed it
+    duration: float = 0.0
+
+
+@dataclass
+class Tally:
+    """How one implementation did on one exercise's graders."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def failing(self) -> int:
+        return self.counts["failed"] + self.counts["error"]
+
+    @property
+    def status(self) -> str:
+        """``done``, ``failing``, ``not_started``, ``in_progress`` or ``no_graders``."""
+        if self.total == 0:
+            return "no_graders"
+        if self.failing:
+            return "failing"
+        if self.counts["passed"] == self.total:
+            return "done"
+        if self.counts["passed"] == 0:
+            return "not_started"
+        return "in_progress"
+
+    def describe(self) -> str:
+        """The status in words: "done", "failing 2 of 9", "not started"..."""
+        return say(
+            f"status.{self.status}",
+            n=self.failing,
+            passed=self.counts["passed"],
+            m=self.total,
+        )
+
+
+def short_name(nodeid: str) -> str:
+    """``tests/course/graders/test_x.py::test_y[learner-dict]`` -> ``test_y[dict]``."""
+    name = nodeid.split("::")[-1]
+    if not name.endswith("]"):
+        return name
+    base, params = name[:-1].split("[", 1)
+    rest = [p for p in params.split("-") if p != "learner"]
+    return f"{base}[{'-'.join(rest)}]" if rest else base
+
+
+def tallies(records: list[Record]) -> dict[str, dict[str, Tally]]:
+    """``{impl label: {exercise id: Tally}}`` in the order the records came."""
+    table: dict[str, dict[str, Tally]] = {}
+    for record in records:
+        table.setdefault(record.impl, {}).setdefault(record.exercise, Tally()).counts[
+            record.status
+        ] += 1
+    return table
+
+
+def progress_lines(course: Course, records: list[Record], strict: bool) -> list[str]:
+    """The course progress table shown at the end of a pytest run."""
+    table = tallies(records)
+    lines: list[str] = []
+    if "reference" in table:
+        tally = _total(table["reference"])
+        lines.append(say("table.reference", passed=tally.counts["passed"], total=tally.total))
+    if "learner" in table:
+        lines.append(say("table.learner_header"))
+        width = max((len(e.title) for e in course.exercises), default=0)  # line the columns up
+        for exercise in course.exercises:
+            if exercise.id in table["learner"]:
+                lines.append(_learner_row(exercise, table["learner"][exercise.id], width))
+        if strict:
+            lines.append(say("table.strict_note"))
+    mutants = {label: _total(t) for label, t in table.items() if label.startswith("mutant-")}
+    if mutants:
+        lines += mutant_lines(mutants)
+    return lines
+
+
+def _total(per_day: dict[str, Tally]) -> Tally:
+    return Tally(sum((t.counts for t in per_day.values()), Counter()))
+
+
+def _learner_row(exercise: Exercise, tally: Tally, width: int) -> str:
+    next_step = {
+        "not_started": say("table.next_not_started", day=exercise.id),
+        "failing": say("table.next_failing", day=exercise.id),
+        "in_progress": say("table.next_failing", day=exercise.id),
+    }.get(tally.status, "")
+    return say(
+        "table.row",
+        day=exercise.id,
+        title=exercise.title,
+        width=width,
+        status=tally.describe(),
+        next=next_step,
+    ).rstrip()
+
+
+def mutant_lines(mutants: dict[str, Tally]) -> list[str]:
+    """The kill rate, then one line per mutant: how many grader tests rejected it."""
+    lines = []
+    for label, tally in mutants.items():
+        key = "table.mutant_killed" if tally.failing else "table.mutant_survived"
+        lines.append(say(key, name=label, n=tally.failing, m=tally.total))
+    killed = sum(1 for t in mutants.values() if t.failing)
+    rate = 100.0 * killed / len(mutants)
+    return [say("table.kill_rate", killed=killed, total=len(mutants), rate=rate), *lines]
+
+
+def course_results(course: Course, records: list[Record], strict: bool) -> dict[str, Any]:
+    """Everything ``miniagent check`` needs to write its report (read back from JSON)."""
+    return {
+        "strict": strict,
+        "status": {
+            label: {day: {"status": t.status, "text": t.describe()} for day, t in per_day.items()}
+            for label, per_day in tallies(records).items()
+        },
+        "tests": [asdict(r) for r in records],
+    }
+
+
+def gradescope(course: Course, records: list[Record], duration: float) -> dict[str, Any]:
+    """A Gradescope autograder ``results.json``: one test per grader, one point each.
+
+    Only the learner's results are exported when the run graded the learner; otherwise all.
+    Not-started tests score 0 (an instructor grades in strict mode).
+    """
+    chosen = [r for r in records if r.kind == "learner"] or records
+    order = {e.id: n for n, e in enumerate(course.exercises)}
+    tests = []
+    per_day: Counter[str] = Counter()
+    for record in chosen:
+        per_day[record.exercise] += 1
+        passed = record.status == "passed"
+        output = say(f"gradescope.{record.status}", day=record.exercise)
+        if record.status in ("failed", "error"):
+            output += "\n\n" + (record.details or record.message)
+        tests.append(
+            {
+                "name": f"{record.exercise} {short_name(record.nodeid)}",
+                "number": f"{order.get(record.exercise, 0)}.{per_day[record.exercise]}",
+                "score": 1.0 if passed else 0.0,
+                "max_score": 1.0,
+                "status": "passed" if passed else "failed",
+                "output": output,
+                "tags": [record.exercise, record.impl],
+                "visibility": "visible",
+            }
+        )
+    score = sum(t["score"] for t in tests)
+    return {
+        "score": score,
+        "execution_time": round(duration, 2),
+        "output": say("gradescope.summary", passed=int(score), total=len(tests)),
+        "tests": tests,
+    }

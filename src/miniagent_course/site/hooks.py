@@ -1,0 +1,281 @@
+"""MkDocs hook of the course site (``hooks:`` in ``mkdocs.yml``).
+
+What it does, in build order:
+
+1. ``on_config``: tells the fences where the project is; bundles the two browser assets from
+   ``node_modules`` (``npm ci``) when present -- ``mermaid.min.js`` (so Material does not fetch
+   Mermaid from a CDN) and the ``iframe-worker`` shim (so search works from ``file://``; without it
+   the ``offline`` plugin would add a CDN URL). Without Node they are replaced by harmless stubs:
+   diagrams show as text, nothing is requested from outside. It also adds every lesson
+   ``days/dayNN-*.md`` and notebook ``notebooks/*.ipynb`` to their nav sections, and keys
+   mkdocs-jupyter's cache on the miniagent source, so a change in ``src/`` re-executes the
+   notebooks.
+2. ``on_files``: adds the notebooks (they live outside ``course/``) and the assets to the build.
+3. ``on_page_markdown``: remembers the page for messages; expands ``<!-- course-map -->``.
+4. ``on_post_page``: drops nbconvert's script that would import Mermaid from a CDN on notebook
+   pages (the bundled Mermaid renders notebook diagrams instead) and its empty MathJax tag, then
+   fails the build if any page still loads something from another host.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import logging
+import os
+import re
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+from miniagent_course.site import fences as site_fences
+from miniagent_course.text import catalog
+
+log = logging.getLogger("mkdocs.plugins.miniagent")
+
+MERMAID_JS = "node_modules/mermaid/dist/mermaid.min.js"
+SHIM_JS = "node_modules/iframe-worker/shim/index.js"
+VENDOR = "assets/vendor"
+LESSONS_SECTION = "days/index.md"  # nav sections are found by their index page
+NOTEBOOKS_SECTION = "notebooks/index.md"
+# Anything that makes the browser fetch from another host when the page is viewed. Plain links
+# (<a href="https://...">) are fine: nothing is requested until the reader clicks.
+EXTERNAL_LOAD = re.compile(
+    r"""<(?:script|img|iframe|source|audio|video)\b[^>]*\bsrc=["']?(?:https?:)?//"""
+    r"""|<link\b[^>]*\bhref=["']?(?:https?:)?//"""
+    r"""|\bimport\s*\(\s*["'](?:https?:)?//"""
+    r"""|\burl\(\s*["']?(?:https?:)?//""",
+    re.I,
+)
+_NBCONVERT_CDN_SCRIPT = re.compile(
+    r"<script type=\"module\">(?:(?!</script>).)*?import\(\"https://(?:(?!</script>).)*?</script>",
+    re.S,
+)
+_EMPTY_SCRIPT = re.compile(r"<script src=\"\">\s*</script>")
+_SHIM_STUB = (
+    "/* iframe-worker is not installed (npm ci): search needs http://, e.g. `miniagent open`. */\n"
+)
+
+
+def _node_assets(project: Path) -> bool:
+    """Are the npm-installed browser assets there? ``MINIAGENT_SITE_WITHOUT_NODE=1`` builds as if
+    not (how a learner without Node.js gets the site; the tests use it)."""
+    if os.environ.get("MINIAGENT_SITE_WITHOUT_NODE"):
+        return False
+    return (project / MERMAID_JS).is_file() and (project / SHIM_JS).is_file()
+
+
+def _project(config) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def _notebooks(project: Path) -> list[Path]:
+    return sorted((project / "notebooks").glob("*.ipynb"))
+
+
+def _notebook_title(path: Path) -> str:
+    """The notebook's first Markdown heading, else its file name."""
+    try:
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError):
+        return path.stem
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            for line in "".join(cell.get("source", "")).splitlines():
+                if line.startswith("#"):  # plain text: a nav title shows no Markdown
+                    return re.sub(r"`([^`]*)`|<[^>]+>", r"\1", line.lstrip("#")).strip()
+    return path.stem
+
+
+def _section(nav: list, index_uri: str) -> list | None:
+    """The nav section (a list) whose entries include ``index_uri``, at any depth."""
+    for item in nav or []:
+        if isinstance(item, dict):
+            for children in item.values():
+                if isinstance(children, list):
+                    if index_uri in children:
+                        return children
+                    found = _section(children, index_uri)
+                    if found is not None:
+                        return found
+    return None
+
+
+def _uris(entries: list) -> set[str]:
+    out = set()
+    for entry in entries:
+        if isinstance(entry, str):
+            out.add(entry)
+        elif isinstance(entry, dict):
+            out.update(v for v in entry.values() if isinstance(v, str))
+    return out
+
+
+def _complete_nav(nav: list, docs: Path, project: Path) -> None:
+    """Add every lesson ``days/dayNN-*.md`` and every notebook to their sections, in day order,
+    so a new day needs no edit of mkdocs.yml."""
+    lessons = _section(nav, LESSONS_SECTION)
+    if lessons is not None:
+        known = _uris(lessons)
+        for page in sorted((docs / "days").glob("day[0-9][0-9]-*.md")):
+            uri = f"days/{page.name}"
+            if uri not in known:
+                lessons.append(uri)  # titled by the page's own title
+    notebooks = _section(nav, NOTEBOOKS_SECTION)
+    if notebooks is not None:
+        known = _uris(notebooks)
+        for nb in _notebooks(project):
+            uri = f"notebooks/{nb.name}"
+            if uri not in known:
+                notebooks.append({_notebook_title(nb): uri})
+
+
+def _source_hash(project: Path) -> str:
+    """Hash of the code notebooks run against: ``src/miniagent`` and ``notebooks/*.py``."""
+    h = hashlib.sha256()
+    files = sorted(project.glob("src/miniagent/**/*.py")) + sorted(project.glob("notebooks/*.py"))
+    for path in files:
+        h.update(str(path.relative_to(project)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@event_priority(100)  # before the offline plugin, which adds a CDN shim unless one is listed
+def on_config(config):
+    project = _project(config)
+    state = site_fences.STATE
+    state.project_dir = project
+    state.mermaid_available = _node_assets(project)
+    if state.mermaid_available:
+        config.extra_javascript.append(f"{VENDOR}/mermaid.min.js")
+    else:
+        log.info("miniagent: %s not found (run `npm ci`): diagrams are shown as text", MERMAID_JS)
+    polyfills = [p for p in config.extra.get("polyfills", []) if "iframe-worker" not in p]
+    config.extra["polyfills"] = polyfills + [f"{VENDOR}/iframe-worker-shim.js"]
+
+    _complete_nav(config.nav, Path(config.docs_dir), project)
+
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None:
+        cache = Path(jupyter.config["cache_dir"])
+        base = cache if cache.is_absolute() else project / cache
+        jupyter.config["cache_dir"] = str(base / _source_hash(project))
+    return config
+
+
+@event_priority(100)  # before mkdocs-jupyter wraps .ipynb files
+def on_files(files: Files, config) -> Files:
+    project = _project(config)
+    for nb in _notebooks(project):
+        files.append(
+            File(
+                f"notebooks/{nb.name}",
+                src_dir=str(project),
+                dest_dir=config.site_dir,
+                use_directory_urls=config.use_directory_urls,
+            )
+        )
+    if site_fences.STATE.mermaid_available:
+        files.append(
+            File.generated(
+                config, f"{VENDOR}/mermaid.min.js", abs_src_path=str(project / MERMAID_JS)
+            )
+        )
+    if site_fences.STATE.mermaid_available:
+        shim = str(project / SHIM_JS)
+        files.append(File.generated(config, f"{VENDOR}/iframe-worker-shim.js", abs_src_path=shim))
+    else:
+        files.append(File.generated(config, f"{VENDOR}/iframe-worker-shim.js", content=_SHIM_STUB))
+    return files
+
+
+def page_lang(src_uri: str) -> str | None:
+    """``"zh"`` for a translated twin ``page.zh.md``; None (the default language) otherwise."""
+    m = re.search(r"\.([a-z]{2})\.md$", src_uri)
+    return m.group(1) if m else None
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    site_fences.STATE.page = page.file.src_uri
+    site_fences.STATE.lang = page_lang(page.file.src_uri)
+    if "<!-- course-map -->" in markdown:
+        markdown = markdown.replace("<!-- course-map -->", course_map(page, config))
+    return markdown
+
+
+# --- the course map -----------------------------------------------------------------------------
+
+
+def _find(folder: Path, pattern: str) -> str | None:
+    hits = sorted(glob.glob(str(folder / pattern)))
+    return Path(hits[0]).name if hits else None
+
+
+def course_map(page, config) -> str:
+    """A mermaid diagram of the days (linked where a lesson exists) and a table of them."""
+    text = catalog("site", page_lang(page.file.src_uri))
+    days, parts, words = text["days"], text["parts"], text["map"]
+    docs = Path(config.docs_dir)
+    project = _project(config)
+    depth = page.file.src_uri.count("/")
+    up = "../" * depth
+    lesson = {d["id"]: _find(docs / "days", f"day{d['id']}-*.md") for d in days}
+    notebook = {d["id"]: _find(project / "notebooks", f"day{d['id']}_*.ipynb") for d in days}
+
+    # One column per part: a subgraph keeps its own `direction` only while no node inside links
+    # outside, so the parts are chained subgraph to subgraph.
+    chart = ["flowchart LR"]
+    previous = None
+    for key, label in [("", None), *parts.items()]:
+        members = [d for d in days if d["part"] == key]
+        indent = "    " if label else "  "
+        if label:
+            chart += [f'  subgraph P{key}["{label}"]', "    direction TB"]
+        for d in members:
+            chart.append(f'{indent}D{d["id"]}["{d["id"]} · {d["short"]}"]')
+        chart += [
+            f"{indent}D{a['id']} --> D{b['id']}" for a, b in zip(members, members[1:], strict=False)
+        ]
+        if label:
+            chart.append("  end")
+        group = f"P{key}" if label else f"D{members[-1]['id']}"
+        if previous:
+            chart.append(f"  {previous} --> {group}")
+        previous = group
+    for d in days:
+        if lesson[d["id"]]:
+            url = f"{up}days/{lesson[d['id']].removesuffix('.md')}.html"
+            chart.append(f'  click D{d["id"]} href "{url}"')
+        else:
+            chart.append(f"  class D{d['id']} soon")
+    chart.append("  classDef soon stroke-dasharray: 5 5")
+
+    rows = [
+        f"| {words['day_column']} | {words['lesson_column']} | {words['reads_column']} | {words['notebook_column']} |",
+        "|---|---|---|---|",
+    ]
+    for d in days:
+        title = d["title"]
+        if lesson[d["id"]]:
+            title = f"[{title}]({up}days/{lesson[d['id']]})"
+        nb = notebook[d["id"]]
+        nb_cell = f"[{words['notebook_link']}]({up}notebooks/{nb})" if nb else "—"
+        if not lesson[d["id"]]:
+            title = f"{title} · *{words['coming']}*"
+        rows.append(f"| {d['id']} | {title} | {d['reads']} | {nb_cell} |")
+    return "\n".join(["```mermaid", *chart, "```", "", words["legend"], "", *rows, ""])
+
+
+# --- nothing leaves the machine -----------------------------------------------------------------
+
+
+def on_post_page(output: str, page, config) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        output = _NBCONVERT_CDN_SCRIPT.sub("", output)
+        output = _EMPTY_SCRIPT.sub("", output)
+    for m in EXTERNAL_LOAD.finditer(output):
+        snippet = output[m.start() : m.start() + 120].replace("\n", " ")
+        log.warning("%s: loads from another host when viewed: %s", page.file.src_uri, snippet)
+    return output

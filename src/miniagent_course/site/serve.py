@@ -1,0 +1,191 @@
+"""``miniagent open``: build the course site and serve it on 127.0.0.1.
+
+``open_course(argv)`` is what the CLI calls. It
+
+1. finds the repository (the folder with ``mkdocs.yml``),
+2. installs the two browser assets once with ``npm ci`` if Node.js is there and they are missing
+   (Mermaid for diagrams, the iframe-worker shim for search from ``file://``),
+3. runs ``mkdocs build --strict`` into ``site/`` and, if it fails, prints the reason,
+4. serves ``site/`` on ``http://127.0.0.1:8000`` (``--port``), opens a browser and prints the
+   ``file://`` address too. With ``CI=true`` or ``--no-serve`` it stops after the build.
+
+Returns the process exit code (0 = built, and served until Ctrl+C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import functools
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import webbrowser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from miniagent_course.text import site_say
+
+HOST = "127.0.0.1"
+MERMAID_JS = Path("node_modules/mermaid/dist/mermaid.min.js")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def find_project(start: Path | None = None) -> Path | None:
+    """The repository root: the nearest folder (from ``start``, else cwd, then this package's
+    checkout) that has a ``mkdocs.yml``."""
+    candidates = [start or Path.cwd(), Path(__file__).resolve().parents[3]]
+    for base in candidates:
+        for folder in [base.resolve(), *base.resolve().parents]:
+            if (folder / "mkdocs.yml").is_file():
+                return folder
+    return None
+
+
+def ensure_assets(project: Path) -> None:
+    """Run ``npm ci`` once when the bundled browser assets are missing and npm exists."""
+    if (project / MERMAID_JS).is_file():
+        return
+    npm = shutil.which("npm")
+    if npm is None or not (project / "package-lock.json").is_file():
+        print(site_say("open.no_node"))
+        return
+    print(site_say("open.assets_installing"), flush=True)
+    run = subprocess.run(
+        [npm, "ci", "--omit=dev", "--no-audit", "--no-fund"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode != 0:
+        print(site_say("open.assets_failed"))
+        print("\n".join((run.stdout + run.stderr).splitlines()[-15:]))
+
+
+def build(project: Path, site_dir: Path) -> bool:
+    """``mkdocs build --strict``; print why when it fails."""
+    print(site_say("open.building"), flush=True)
+    started = time.monotonic()
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")  # material's end-of-life banner
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    if run.returncode == 0:
+        print(site_say("open.built", seconds=time.monotonic() - started, site_dir=site_dir))
+        return True
+    print(site_say("open.build_failed"), file=sys.stderr)
+    print(build_failure_summary(run.stdout + run.stderr), file=sys.stderr)
+    print(site_say("open.build_failed_hint"), file=sys.stderr)
+    return False
+
+
+def build_failure_summary(log: str, limit: int = 30) -> str:
+    """The lines of a failed build log that say why: warnings, errors, the end of a traceback."""
+    lines = [_ANSI.sub("", line) for line in log.splitlines()]
+    reasons = [line for line in lines if line.startswith(("WARNING", "ERROR", "Aborted"))]
+    cell = [i for i, line in enumerate(lines) if "CellExecutionError:" in line]
+    if cell:  # a notebook raised: name it, show the cell and the error, not nbclient's stack
+        notebooks = [ln for ln in lines[: cell[-1]] if "Converting notebook" in ln]
+        where = [notebooks[-1].split("): ", 1)[-1]] if notebooks else []
+        return "\n".join(reasons + where + lines[cell[-1] :][:limit])
+    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent")]
+    if starts:  # a crash (e.g. a notebook cell that raised): its last lines name the error
+        tail = [
+            line for line in lines[starts[-1] :] if line.strip() and not line.startswith("INFO")
+        ]
+        reasons += tail[-limit:]
+    elif not reasons:
+        reasons = [line for line in lines if line.strip()][-limit:]
+    return "\n".join(reasons[-limit:])
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib's name)
+        pass
+
+
+def make_server(site_dir: Path, port: int, tries: int = 20) -> ThreadingHTTPServer:
+    """A server for ``site_dir`` on 127.0.0.1, on ``port`` or the next free one."""
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    for candidate in range(port, port + tries):
+        try:
+            server = ThreadingHTTPServer((HOST, candidate), handler)
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            continue
+        if candidate != port:
+            print(site_say("open.port_busy", port=port, new_port=candidate))
+        return server
+    raise OSError(site_say("open.no_port", first=port, last=port + tries - 1))
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="miniagent open", description=site_say("open.usage"))
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--no-serve", action="store_true", help="build only")
+    parser.add_argument(
+        "--no-browser", action="store_true", help="serve, but do not open a browser"
+    )
+    return parser.parse_args(argv)
+
+
+def open_course(argv: list[str] | None = None) -> int:
+    """Build the site and serve it (see the module docstring). Returns an exit code."""
+    args = _parse(argv)
+    project = find_project()
+    if project is None:
+        print(site_say("open.no_config"), file=sys.stderr)
+        return 2
+    try:
+        import mkdocs  # noqa: F401
+    except ImportError:
+        print(site_say("open.no_mkdocs"), file=sys.stderr)
+        return 2
+    ensure_assets(project)
+    site_dir = project / "site"
+    if not build(project, site_dir):
+        return 1
+    print(site_say("open.file_url", file_url=(site_dir / "index.html").as_uri()))
+    if args.no_serve or os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        print(site_say("open.ci_no_serve"))
+        return 0
+    try:
+        server = make_server(site_dir, args.port)
+    except OSError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    url = f"http://{HOST}:{server.server_address[1]}/index.html"
+    print(site_say("open.serving", url=url), flush=True)
+    if not args.no_browser:
+        threading.Timer(0.5, _open_browser, args=(url,)).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print()
+        print(site_say("open.stopped"))
+    finally:
+        server.server_close()
+    return 0
+
+
+def _open_browser(url: str) -> None:
+    """Open a graphical browser; on a Linux box without a display, leave the terminal alone."""
+    headless = sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+    if headless:
+        return
+    try:
+        if webbrowser.open(url):
+            print(site_say("open.browser_opened"), flush=True)
+    except webbrowser.Error:
+        pass

@@ -1,0 +1,223 @@
+"""Fixtures for the proofs that the grading machinery is right.
+
+* ``workspace``: a copy of the course in a temporary folder whose exercise files are the pristine
+  stubs (your own work in ``exercises/`` is never touched or used);
+* ``toy_course``: a two-exercise course built from scratch, to test the machinery itself
+  (syntax errors, endless loops, the CLI) without the real package;
+* ``solved_source``: an exercise file with the reference solution written into the stub.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import os
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from miniagent_course.grading.course import (
+    Course,
+    Exercise,
+    PristineStubError,
+    import_target,
+    load_course,
+    pristine_stub,
+    stub_problems,
+)
+
+REPO = Path(__file__).resolve().parents[3]
+COPIED = [
+    "course.toml",
+    "pyproject.toml",
+    "tests/conftest.py",
+    "tests/course/graders",
+    "tests/course/mutants",
+]
+KILLS = pytest.StashKey[list[str]]()
+
+
+@pytest.fixture(autouse=True)
+def _clean_pytest_env(monkeypatch):
+    """Nested pytest runs must not inherit options meant for this run."""
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+
+
+@pytest.fixture(scope="session")
+def course() -> Course:
+    return load_course(REPO)
+
+
+def pristine_source(course: Course, exercise: Exercise) -> str:
+    """The exercise file as shipped. In CI the working copy must be that stub; on a learner's
+    machine, where ``exercises/`` holds their work, the stub comes from git history."""
+    source = (course.root / exercise.file).read_text(encoding="utf-8")
+    problems = stub_problems(source, exercise)
+    if not problems:
+        return source
+    if os.environ.get("CI"):
+        pytest.fail(f"{exercise.file} is not a pristine stub: {'; '.join(problems)}")
+    try:
+        return pristine_stub(course, exercise)
+    except PristineStubError as error:
+        pytest.skip(f"{exercise.file} holds your own work and {error} (this proof runs in CI)")
+
+
+def _copy(names: list[str], destination: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in names:
+        source, target = REPO / name, destination / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, ignore=ignore)
+        elif source.exists():
+            shutil.copy2(source, target)
+
+
+@pytest.fixture(scope="session")
+def workspace(tmp_path_factory, course) -> Course:
+    """A temporary copy of the course with pristine stubs in exercises/."""
+    root = tmp_path_factory.mktemp("workspace")
+    _copy(COPIED, root)
+    for exercise in course.exercises:
+        target = root / exercise.file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(pristine_source(course, exercise), encoding="utf-8")
+    return load_course(root)
+
+
+def _free_names(source: str) -> set[str]:
+    return {
+        node.id
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+    }
+
+
+def _defined_names(tree: ast.Module) -> set[str]:
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def solved_source(exercise: Exercise, stub: str) -> str:
+    """The stub with each graded function replaced by the reference's own source.
+
+    Names the reference function uses from its module (helpers, type aliases) are imported from
+    that module, just above the first function.
+    """
+    tree = ast.parse(stub)
+    lines = stub.splitlines(keepends=True)
+    known = _defined_names(tree) | set(dir(builtins))
+    imports: set[str] = set()
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for function in sorted(exercise.functions, key=lambda f: -defs[f.name].lineno):
+        node = defs[function.name]
+        reference = import_target(function.reference)
+        source = textwrap.dedent(inspect.getsource(reference)).rstrip("\n") + "\n"
+        module = sys.modules[reference.__module__]
+        for name in _free_names(source) - known:
+            if name in vars(module):
+                imports.add(f"from {reference.__module__} import {name}\n")
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+        lines[start : node.end_lineno] = [source]
+    first_def = min(n.lineno for n in defs.values()) - 1
+    lines[first_def:first_def] = [*sorted(imports), "\n"] if imports else []
+    return "".join(lines)
+
+
+# --- a toy course, to test the machinery on its own ----------------------------------------
+
+TOY_TOML = """
+[[exercises]]
+id = "day01"
+title = "Double a number"
+lesson = "course/days/day01.md"
+notebook = "notebooks/day01.ipynb"
+file = "exercises/day01_double.py"
+hints = ["What is x + x?", "Or 2 * x?", "Return it."]
+
+[[exercises.functions]]
+name = "double"
+reference = "toyref:double"
+upstream = "toyref:double"
+
+[[exercises.mutants]]
+file = "tests/course/mutants/day01_triple.py"
+why = "triples"
+
+[[exercises]]
+id = "day02"
+title = "Add one"
+lesson = "course/days/day02.md"
+notebook = "notebooks/day02.ipynb"
+file = "exercises/day02_inc.py"
+hints = ["Plus what?", "Plus one."]
+
+[[exercises.functions]]
+name = "inc"
+reference = "toyref:inc"
+upstream = "toyref:inc"
+"""
+
+TOY_STUB = '''"""Toy exercise."""
+
+from miniagent_course.todo import NotStarted
+
+
+def {name}(x: int) -> int:
+    """Spec."""
+    # TODO({day}): your code
+    raise NotStarted("{day}")
+'''
+
+TOY_GRADERS = {
+    "day01": "def test_double_two(impl):\n    assert impl.double(2) == 4\n\n\n"
+    "def test_double_zero(impl):\n    assert impl.double(0) == 0\n",
+    "day02": "def test_inc(impl):\n    assert impl.inc(1) == 2\n",
+}
+
+
+@pytest.fixture
+def toy_course(tmp_path, monkeypatch) -> Course:
+    """Two exercises (day01 ``double``, day02 ``inc``) with stubs, graders and one mutant."""
+    root = tmp_path / "toy"
+    (root / "exercises").mkdir(parents=True)
+    (root / "tests" / "course" / "graders").mkdir(parents=True)
+    (root / "tests" / "course" / "mutants").mkdir(parents=True)
+    (root / "ref").mkdir()
+    (root / "course.toml").write_text(TOY_TOML, encoding="utf-8")
+    (root / "ref" / "toyref.py").write_text(
+        "def double(x):\n    return 2 * x\n\n\ndef inc(x):\n    return x + 1\n", encoding="utf-8"
+    )
+    for day, name, file in [("day01", "double", "day01_double"), ("day02", "inc", "day02_inc")]:
+        stub = TOY_STUB.format(name=name, day=day)
+        (root / "exercises" / f"{file}.py").write_text(stub, encoding="utf-8")
+        grader = root / "tests" / "course" / "graders" / f"test_{file}.py"
+        grader.write_text(TOY_GRADERS[day], encoding="utf-8")
+    (root / "tests" / "course" / "mutants" / "day01_triple.py").write_text(
+        "def double(x):\n    return 3 * x\n", encoding="utf-8"
+    )
+    path = os.pathsep.join([str(root / "ref"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    monkeypatch.setenv("PYTHONPATH", path)
+    monkeypatch.syspath_prepend(str(root / "ref"))
+    return load_course(root)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Print the mutant kill rate the mutant proof measured (CI logs show it)."""
+    lines = config.stash.get(KILLS, None)
+    if lines:
+        terminalreporter.write_sep("=", "miniagent grader mutants")
+        for line in lines:
+            terminalreporter.write_line(line)

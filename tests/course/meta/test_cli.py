@@ -1,0 +1,164 @@
+"""The ``miniagent`` command, on the toy course (tests/course/meta/conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import types
+
+import pytest
+
+from miniagent_course import cli
+
+
+def _run(course, *args, capsys):
+    code = cli.main(["--root", str(course.root), *args])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def _solve(course, day):
+    body = {
+        "day01": "def double(x):\n    return 2 * x\n",
+        "day02": "def inc(x):\n    return x + 1\n",
+    }
+    (course.root / course.exercise(day).file).write_text(body[day], encoding="utf-8")
+
+
+def test_check_reports_not_started_then_done(toy_course, capsys):
+    code, out = _run(toy_course, "check", "day01", capsys=capsys)
+    assert code == 1
+    assert "day01  Double a number" in out and "not started" in out
+    assert "open exercises/day01_double.py, go to line 8 (`# TODO(day01)`)" in out
+    _solve(toy_course, "day01")
+    code, out = _run(toy_course, "check", "day01", capsys=capsys)
+    assert code == 0
+    assert "✓ day01" in out and "Next: day02 · Add one" in out
+
+
+def test_check_all_passes_with_not_started_days_unless_strict(toy_course, capsys):
+    _solve(toy_course, "day01")
+    assert _run(toy_course, "check", capsys=capsys)[0] == 0
+    assert _run(toy_course, "check", "--strict", capsys=capsys)[0] == 1
+
+
+def test_check_shows_the_failing_tests(toy_course, capsys):
+    (toy_course.root / "exercises/day01_double.py").write_text("def double(x):\n    return x + 2\n")
+    code, out = _run(toy_course, "check", "day01", capsys=capsys)
+    assert code == 1
+    assert "failing 1 of 2" in out
+    assert "✗ test_double_zero\n" in out and "assert 2 == 0" in out
+
+
+def test_hints_come_one_at_a_time_and_are_remembered(toy_course, capsys):
+    outputs = [_run(toy_course, "hint", "day01", capsys=capsys)[1] for _ in range(4)]
+    assert "Hint 1 of 3: What is x + x?" in outputs[0] and "Hint 2" not in outputs[0]
+    assert "Hint 2 of 3: Or 2 * x?" in outputs[1]
+    assert "Hint 3 of 3: Return it." in outputs[2] and "That was the last hint" in outputs[2]
+    assert outputs[3] == outputs[2]
+    state = json.loads((toy_course.root / ".miniagent" / "state.json").read_text())
+    assert state == {"hints_shown": {"day01": 3}}
+
+
+def test_unknown_day_is_a_friendly_error(toy_course, capsys):
+    code, out = _run(toy_course, "hint", "day42", capsys=capsys)
+    assert code == 2
+    assert "There is no exercise called 'day42'. The exercises are: day01, day02." in out
+
+
+def test_list_shows_every_day_and_the_next_one(toy_course, capsys):
+    _solve(toy_course, "day01")
+    code, out = _run(toy_course, "list", capsys=capsys)
+    assert code == 0
+    assert "✓ day01" in out and "· day02" in out and "hints 0/2" in out
+    assert "Next up: day02" in out
+
+
+def test_solution_is_locked_until_the_day_passes(toy_course, capsys):
+    code, out = _run(toy_course, "solution", "day01", capsys=capsys)
+    assert code == 1 and "opens once day01 passes" in out
+    _solve(toy_course, "day01")
+    code, out = _run(toy_course, "solution", "day01", capsys=capsys)
+    assert code == 0
+    assert out.count("def double(x):") == 2  # reference and "upstream" (the same toy module)
+
+
+def _git(root, *args):
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_reset_restores_the_committed_stub_and_keeps_a_backup(toy_course, capsys):
+    root = toy_course.root
+    _git(root, "init", "-q")
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "course")
+    stub = (root / "exercises/day01_double.py").read_text()
+    _solve(toy_course, "day01")  # the learner's work, committed too: reset must skip it
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "my work")
+    mine = (root / "exercises/day01_double.py").read_text()
+    code, out = _run(toy_course, "reset", "day01", capsys=capsys)
+    assert code == 0 and "is the original stub again" in out
+    assert (root / "exercises/day01_double.py").read_text() == stub
+    backups = list((root / "exercises" / ".backup").glob("day01_double-*.py"))
+    assert [b.read_text() for b in backups] == [mine]
+    code, out = _run(toy_course, "reset", "day01", capsys=capsys)
+    assert code == 0 and "already the original stub" in out
+
+
+def test_reset_without_git_history_says_what_to_do(toy_course, capsys):
+    code, out = _run(toy_course, "reset", "day01", capsys=capsys)
+    assert code == 1
+    assert "Cannot restore exercises/day01_double.py" in out
+    assert (toy_course.root / "exercises/day01_double.py").exists()
+
+
+def test_grade_writes_a_gradescope_results_file(toy_course, capsys, tmp_path):
+    _solve(toy_course, "day01")
+    report = tmp_path / "results.json"
+    code, out = _run(toy_course, "grade", "--json", str(report), capsys=capsys)
+    assert code == 0 and "Score 2 of 3" in out
+    data = json.loads(report.read_text())
+    assert data["score"] == 2.0
+    assert [(t["status"], t["score"], t["max_score"]) for t in data["tests"]] == [
+        ("passed", 1.0, 1.0),
+        ("passed", 1.0, 1.0),
+        ("failed", 0.0, 1.0),
+    ]
+    assert data["tests"][2]["output"].startswith("day02 not started")
+    assert {"name", "number", "output", "visibility"} <= set(data["tests"][0])
+
+
+def test_watch_regrades_when_a_file_is_saved(toy_course):
+    command = [sys.executable, "-m", "miniagent_course.cli", "--root", str(toy_course.root)]
+    watch = subprocess.Popen(
+        [*command, "watch", "day01", "--interval", "0.1", "--max-runs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        encoding="utf-8",
+    )
+    try:
+        lines = []
+        for line in watch.stdout:
+            lines.append(line)
+            if line.startswith("Watching your exercise files"):
+                break
+        _solve(toy_course, "day01")
+        rest, _ = watch.communicate(timeout=120)
+    finally:
+        watch.kill()
+    first, second = "".join(lines), rest
+    assert "grading exercises/day01_double.py" in first and "not started" in first
+    assert "grading exercises/day01_double.py" in second and "✓ day01" in second
+
+
+def test_open_delegates_to_the_site_helper(toy_course, monkeypatch):
+    calls = []
+    site = types.ModuleType("miniagent_course.site.serve")
+    site.open_course = lambda argv: calls.append(argv) or 7
+    monkeypatch.setitem(sys.modules, "miniagent_course.site.serve", site)
+    assert cli.main(["open", "--no-serve", "--port", "9000"]) == 7
+    assert calls == [["--no-serve", "--port", "9000"]]

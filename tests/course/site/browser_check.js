@@ -1,0 +1,203 @@
+// Load every page of the built course site in headless Chromium and check what a reader gets.
+//
+//   node tests/course/site/browser_check.js --site site --base http://127.0.0.1:PORT [--shots DIR]
+//
+// Fails (exit 1) when a page
+//   * requests anything that is not the local server (or file:// for the file:// pass),
+//   * gets an HTTP error for a local file, or throws a JavaScript error,
+//   * shows a raw Mermaid source block (or the text fallback) instead of a rendered diagram,
+//   * is a notebook page with code cells but no executed output;
+// and when a search for a word of a lesson finds nothing, over http:// and from file://.
+// Run by .ci/site-check.sh, which installs Chromium and playwright-core and serves the site.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// A word that appears in a lesson and nowhere else, and the page search must find it on.
+const SEARCH = { word: 'adapter', page: 'days/day00-welcome.html' };
+const SHOTS = [['welcome', 'index.html'], ['lesson', 'days/day00-welcome.html']];
+
+function args() {
+  const out = { site: 'site', base: null, shots: null, chromium: '/usr/bin/chromium' };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
+  if (!out.base) throw new Error('--base http://127.0.0.1:PORT is required');
+  out.site = path.resolve(out.site);
+  return out;
+}
+
+function pages(site) {
+  const found = [];
+  (function walk(dir) {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      const rel = path.relative(site, full).split(path.sep).join('/');
+      if (entry.isDirectory()) {
+        if (!['assets', 'search'].includes(rel)) walk(full);
+      } else if (rel.endsWith('.html') && rel !== '404.html') {
+        found.push(rel);
+      }
+    }
+  })(site);
+  return found.sort();
+}
+
+function read(site, rel) {
+  return fs.readFileSync(path.join(site, rel), 'utf8');
+}
+
+// Watch one page: every request, local HTTP errors, script errors.
+// Requests to anywhere else are recorded and aborted, so the check itself never sends traffic out.
+async function watch(page, allowed) {
+  const seen = { outside: [], httpErrors: [], scriptErrors: [] };
+  const ok = (url) => allowed(url) || /^(data|blob|about):/.test(url);
+  const outside = (url) => { if (!seen.outside.includes(url)) seen.outside.push(url); };
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (ok(url)) return route.continue();
+    outside(url);
+    return route.abort('blockedbyclient');
+  });
+  page.on('request', (r) => { if (!ok(r.url())) outside(r.url()); });
+  page.on('response', (r) => { if (r.status() >= 400) seen.httpErrors.push(`${r.status()} ${r.url()}`); });
+  page.on('requestfailed', (r) => {
+    if (ok(r.url())) seen.httpErrors.push(`failed ${r.url()}: ${r.failure() && r.failure().errorText}`);
+  });
+  page.on('pageerror', (e) => seen.scriptErrors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') seen.scriptErrors.push(`console: ${m.text()}`); });
+  return seen;
+}
+
+// Material replaces each <pre class="mermaid"> by a <div class="mermaid"> whose svg lives in a
+// closed shadow root. Every diagram of the HTML file must end up rendered: a diagram left as
+// source (Mermaid missing or failing; Material drops the class first) or shown as the no-Node
+// text fallback counts as raw.
+async function diagrams(page, html) {
+  const expected = (html.match(/<pre class="mermaid">/g) || []).length;
+  const fallback = (html.match(/class="ma-diagram-text"/g) || []).length;
+  const rendered = () => page.evaluate(() => document.querySelectorAll('div.mermaid').length);
+  const deadline = Date.now() + 15000;
+  while ((await rendered()) < expected && Date.now() < deadline) await page.waitForTimeout(200);
+  const done = await rendered();
+  return { rendered: done, raw: Math.max(expected - done, 0) + fallback };
+}
+
+async function notebookOutputs(page) {
+  return page.evaluate(() => ({
+    code: document.querySelectorAll('.jp-CodeCell').length,
+    outputs: document.querySelectorAll('.jp-OutputArea-output').length,
+  }));
+}
+
+async function search(page, word) {
+  const input = page.locator('input.md-search__input');
+  if (!(await input.isVisible().catch(() => false))) {
+    await page.locator('label.md-search__icon, label[for="__search"]').first().click().catch(() => {});
+  }
+  try {
+    await input.click({ timeout: 5000 });
+  } catch (e) {
+    return null; // Material hides the search box when its worker cannot start
+  }
+  await input.fill('');
+  await page.keyboard.type(word, { delay: 30 });
+  await page.waitForSelector('.md-search-result__item', { timeout: 10000 }).catch(() => {});
+  return page.$$eval('.md-search-result__item a', (links) => links.map((a) => a.getAttribute('href') || ''));
+}
+
+async function main() {
+  const opt = args();
+  const list = pages(opt.site);
+  const browser = await chromium.launch({ executablePath: opt.chromium, headless: true, args: FLAGS });
+  const failures = [];
+  const fail = (where, what) => failures.push(`${where}: ${what}`);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  let diagramCount = 0;
+
+  // 1. every page over http://127.0.0.1
+  const local = (url) => url.startsWith(opt.base + '/');
+  for (const rel of list) {
+    const page = await context.newPage();
+    const seen = await watch(page, local);
+    await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
+    const d = await diagrams(page, read(opt.site, rel));
+    diagramCount += d.rendered;
+    if (d.raw) fail(rel, `${d.raw} diagram(s) shown as source text, ${d.rendered} rendered`);
+    if (rel.startsWith('notebooks/') && rel !== 'notebooks/index.html') {
+      const nb = await notebookOutputs(page);
+      if (!nb.code) fail(rel, 'notebook page without code cells');
+      else if (!nb.outputs) fail(rel, `notebook has ${nb.code} code cells and no executed output`);
+    }
+    await page.waitForTimeout(300); // late requests (fonts, lazy scripts)
+    seen.outside.forEach((u) => fail(rel, `request leaves the machine: ${u}`));
+    seen.httpErrors.forEach((e) => fail(rel, `local request failed: ${e}`));
+    seen.scriptErrors.forEach((e) => fail(rel, `script error: ${e}`));
+    console.log(`page ${rel}: diagrams ${d.rendered} rendered / ${d.raw} raw, outside requests ${seen.outside.length}`);
+    await page.close();
+  }
+
+  // 2. search over http:// and from file://
+  const targets = [
+    ['http', `${opt.base}/index.html`, local],
+    ['file', 'file://' + path.join(opt.site, 'index.html'), (u) => u.startsWith('file://')],
+  ];
+  for (const [scheme, url, allowed] of targets) {
+    const page = await context.newPage();
+    const seen = await watch(page, allowed);
+    await page.goto(url, { waitUntil: 'load' });
+    const hrefs = (await search(page, SEARCH.word)) || [];
+    const hit = hrefs.some((h) => h.split('#')[0].split('?')[0].endsWith(SEARCH.page));
+    console.log(`search (${scheme}) "${SEARCH.word}": ${hrefs.length} result(s)${hit ? `, including ${SEARCH.page}` : ''}`);
+    if (!hit) fail(`search ${scheme}`, `"${SEARCH.word}" does not find ${SEARCH.page} (results: ${hrefs.join(', ') || 'none'})`);
+    seen.outside.forEach((u) => fail(`search ${scheme}`, `request leaves the machine: ${u}`));
+    seen.scriptErrors.forEach((e) => fail(`search ${scheme}`, `script error: ${e}`));
+    if (opt.shots) await page.screenshot({ path: path.join(opt.shots, `search-${scheme}.png`) });
+    await page.close();
+  }
+
+  // 3. diagrams from file:// too (Mermaid is loaded as a plain script, no fetch)
+  {
+    const page = await context.newPage();
+    const seen = await watch(page, (u) => u.startsWith('file://'));
+    await page.goto('file://' + path.join(opt.site, SEARCH.page), { waitUntil: 'load' });
+    const d = await diagrams(page, read(opt.site, SEARCH.page));
+    console.log(`file:// ${SEARCH.page}: diagrams ${d.rendered} rendered / ${d.raw} raw`);
+    if (d.raw) fail(`file ${SEARCH.page}`, `${d.raw} diagram(s) shown as source text`);
+    seen.outside.forEach((u) => fail(`file ${SEARCH.page}`, `request leaves the machine: ${u}`));
+    await page.close();
+  }
+
+  // 4. screenshots, light and dark (the palette follows prefers-color-scheme on a first visit)
+  if (opt.shots) {
+    fs.mkdirSync(opt.shots, { recursive: true });
+    const notebook = list.find((p) => p.startsWith('notebooks/') && p !== 'notebooks/index.html');
+    const shots = notebook ? [...SHOTS, ['notebook', notebook]] : SHOTS;
+    for (const scheme of ['light', 'dark']) {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+      for (const [name, rel] of shots) {
+        const page = await ctx.newPage();
+        await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
+        await diagrams(page, read(opt.site, rel));
+        await page.screenshot({ path: path.join(opt.shots, `${name}-${scheme}.png`) });
+        await page.screenshot({ path: path.join(opt.shots, `${name}-${scheme}-full.png`), fullPage: true });
+        await page.close();
+      }
+      await ctx.close();
+    }
+    console.log(`screenshots in ${opt.shots}`);
+  }
+
+  await browser.close();
+  if (!diagramCount) fail('site', 'no rendered diagram on any page (the check would not notice raw ones)');
+  if (failures.length) {
+    console.log(`\nsite check FAILED (${failures.length} problem(s)):`);
+    failures.forEach((f) => console.log(`  - ${f}`));
+    process.exit(1);
+  }
+  console.log(`\nsite check OK: ${list.length} pages, ${diagramCount} diagrams rendered, search works over http:// and file://, nothing requested from outside 127.0.0.1`);
+}
+
+main().catch((e) => { console.error('site check crashed:', e); process.exit(2); });

@@ -1,0 +1,96 @@
+"""`mkdocs build --strict` of the real course, with and without Node.js, and what the pages hold.
+
+Both builds run in one test, one after the other: they share mkdocs-jupyter's notebook cache.
+The browser check (.ci/site-check.sh) then loads the pages; this test reads the HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mkdocs")
+pytest.importorskip("material")
+pytest.importorskip("mkdocs_jupyter")
+
+from miniagent_course.site.hooks import EXTERNAL_LOAD, MERMAID_JS, SHIM_JS  # noqa: E402
+from miniagent_course.site.upstream import _dist_files  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[3]
+LESSON = "days/day00-welcome.html"
+
+
+def build(site_dir: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
+        timeout=240,
+    )
+
+
+def pages(site: Path) -> dict[str, str]:
+    return {
+        p.relative_to(site).as_posix(): p.read_text(encoding="utf-8")
+        for p in site.rglob("*.html")
+        if "assets" not in p.relative_to(site).parts
+    }
+
+
+def check_common(site: Path, html: dict[str, str]) -> None:
+    """What every build must have, with or without Node.js."""
+    for name, text in html.items():
+        assert not EXTERNAL_LOAD.search(text), f"{name} loads from another host"
+        assert "iframe-worker/shim" not in text, f"{name} references the CDN shim"
+    lesson = html[LESSON]
+    if _dist_files("langgraph-prebuilt") is not None:
+        assert "langgraph-prebuilt 1.1.3 · langgraph/prebuilt/chat_agent_executor.py:129" in lesson
+        assert re.search(r'href="#__codelineno-\d+-129"', lesson)
+    assert "miniagent · src/miniagent/prebuilt/chat_agent_executor.py:" in lesson
+    assert "Exercise day00" in lesson
+    # notebooks: executed at build time, listed in the nav
+    notebook_pages = [n for n in html if n.startswith("notebooks/day")]
+    assert notebook_pages, "no notebook page"
+    for name in notebook_pages:
+        assert "jp-OutputArea-output" in html[name], f"{name} has no executed output"
+    assert 'href="notebooks/day00_welcome.html"' in html["index.html"]
+    # offline search: the index is inlined as a script (file://) and has the lessons' words
+    assert (site / "search/search_index.js").is_file()
+    index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    assert any("adapter" in d["text"] and d["location"].startswith(LESSON) for d in index["docs"])
+    # the course map links the day that exists, and only that one
+    assert 'href "days/day00-welcome.html"' in html["map.html"]
+    assert 'href="days/day00-welcome.html"' in html["map.html"]
+
+
+@pytest.mark.timeout(600)
+def test_strict_build_with_and_without_node(tmp_path):
+    # As a learner without Node.js gets it: diagrams as text, and still nothing from outside.
+    plain = build(tmp_path / "plain", MINIAGENT_SITE_WITHOUT_NODE="1")
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    html = pages(tmp_path / "plain")
+    check_common(tmp_path / "plain", html)
+    assert not any('class="mermaid"' in text for text in html.values())
+    assert "ma-diagram-text" in html[LESSON] and "npm ci" in html[LESSON]
+    assert not (tmp_path / "plain/assets/vendor/mermaid.min.js").exists()
+
+    if not (ROOT / MERMAID_JS).is_file() or not (ROOT / SHIM_JS).is_file():
+        pytest.skip("npm assets not installed (run `npm ci`): only the build without Node ran")
+    full = build(tmp_path / "full")
+    assert full.returncode == 0, full.stdout + full.stderr
+    html = pages(tmp_path / "full")
+    check_common(tmp_path / "full", html)
+    assert (tmp_path / "full/assets/vendor/mermaid.min.js").is_file()
+    assert 'src="../assets/vendor/mermaid.min.js"' in html[LESSON]
+    assert 'src="../assets/vendor/iframe-worker-shim.js"' in html[LESSON]
+    assert html[LESSON].count('<pre class="mermaid">') == 2  # LangGraph and miniagent diagrams
+    assert "agent -.-&gt; tools;" in html[LESSON]
+    assert html["map.html"].count('<pre class="mermaid">') == 1
