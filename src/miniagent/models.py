@@ -15,7 +15,7 @@ from __future__ import annotations
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -59,7 +59,6 @@ class BaseChatModel(BaseModel, Runnable, ABC):
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)  # schema on first use
-    _copies_config: ClassVar[bool] = True  # invoke() starts with ensure_config(config)
 
     def __repr_args__(self) -> Any:
         """Hide fields that hold their default (``langchain_core/load/serializable.py:221``)."""

@@ -34,9 +34,11 @@ from miniagent_course.grading.course import (
     Course,
     Exercise,
     PristineStubError,
+    ensure_workspace,
     import_target,
     load_course,
     pristine_stub,
+    stub_problems,
     todo_line,
 )
 from miniagent_course.grading.report import short_name
@@ -44,6 +46,9 @@ from miniagent_course.grading.run import GradingRun, run_graders
 from miniagent_course.text import say
 
 STATE_FILE = Path(".miniagent") / "state.json"
+SITE_URL = "http://127.0.0.1:8000"  # where `miniagent open` serves the course (its default port)
+SITE_DOCS = "course"  # mkdocs.yml's docs_dir; pages are <name>.html (use_directory_urls: false)
+DEFAULT_GRADE_REPORT = "results.grade.json"  # git ignores *.grade.json
 MARKS = {"done": "✓", "failing": "✗", "broken": "✗", "in_progress": "…", "not_started": "·"}
 COLORS = {"done": "32", "failing": "31", "broken": "31", "in_progress": "33", "not_started": "2"}
 
@@ -62,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         course = load_course(args.root)
+        created = ensure_workspace(course)
+        if created:
+            print(say("workspace.created", count=len(created), folder="exercises/"))
         return COMMANDS[args.command](course, args)
     except (FileNotFoundError, KeyError) as error:
         print(error.args[0] if error.args else error, file=sys.stderr)
@@ -92,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
     solution.add_argument("--stacked", action="store_true", help=say("cli.help_stacked"))
     commands.add_parser("open", help=say("cli.help_open"))  # handled in main()
     grade = commands.add_parser("grade", help=say("cli.help_grade"))
-    grade.add_argument("--json", required=True, metavar="FILE", help=say("cli.help_grade_json"))
+    grade.add_argument("--json", metavar="FILE", help=say("cli.help_grade_json"))
     grade.add_argument("days", nargs="*", help=say("cli.help_day"))
     return parser
 
@@ -176,20 +184,34 @@ def _explain(course: Course, exercise: Exercise, run: GradingRun, detailed: bool
         else:
             print(
                 say(
-                    "cli.next_day", day=following.id, title=following.title, lesson=following.lesson
+                    "cli.next_day",
+                    day=following.id,
+                    title=following.title,
+                    lesson=lesson_address(following),
                 )
             )
 
 
 def _explain_failures(exercise: Exercise, run: GradingRun, detailed: bool) -> None:
     failing = [t for t in run.day_tests(exercise) if t["status"] in ("failed", "error")]
-    print("\n" + say("cli.failing_header", day=exercise.id, file=exercise.file))
-    for test in failing:
-        print(say("cli.failing_test", name=short_name(test["nodeid"]), message=test["message"]))
-    if detailed:
+    if detailed and len(failing) == 1:  # one failure: its details say it, once
+        print("\n" + say("cli.one_failure", day=exercise.id, file=exercise.file))
+        print(failing[0]["details"].rstrip())
+    else:
+        print("\n" + say("cli.failing_header", day=exercise.id, file=exercise.file))
+        for test in failing:
+            name = short_name(test["nodeid"])
+            print(say("cli.failing_test", name=name, message=test["message"]))
+    if detailed and len(failing) > 1:
         print("\n" + say("cli.first_failure", name=short_name(failing[0]["nodeid"])))
         print(failing[0]["details"].rstrip())
-    print("\n" + say("cli.failing_next", day=exercise.id, lesson=exercise.lesson))
+    print("\n" + say("cli.failing_next", day=exercise.id, lesson=lesson_address(exercise)))
+
+
+def lesson_address(exercise: Exercise) -> str:
+    """Where the lesson is on the site ``miniagent open`` serves, and its file."""
+    page = Path(exercise.lesson).relative_to(SITE_DOCS).with_suffix(".html").as_posix()
+    return say("cli.lesson_address", url=f"{SITE_URL}/{page}", file=exercise.lesson)
 
 
 def _next_exercise(course: Course, exercise: Exercise) -> Exercise | None:
@@ -213,7 +235,7 @@ def list_days(course: Course, args: argparse.Namespace) -> int:
 
 def grade(course: Course, args: argparse.Namespace) -> int:
     """Instructor export: grade in strict mode and write a Gradescope results.json."""
-    report = Path(args.json).resolve()
+    report = Path(args.json).resolve() if args.json else course.root / DEFAULT_GRADE_REPORT
     report.unlink(missing_ok=True)  # so a stale file is never mistaken for this run's
     exercises = [course.exercise(d) for d in args.days] or list(course.exercises)
     run = _grade(course, exercises, "--strict-exercises", f"--grade-report={report}")
@@ -253,7 +275,7 @@ def hint(course: Course, args: argparse.Namespace) -> int:
     for number, text in enumerate(exercise.hints[:count], 1):
         print(say("cli.hint", n=number, total=total, text=text))
     if count == total:
-        print(say("cli.hint_last", lesson=exercise.lesson))
+        print(say("cli.hint_last", lesson=lesson_address(exercise)))
     else:
         print(say("cli.hint_more", day=exercise.id))
     shown[exercise.id] = count
@@ -275,13 +297,26 @@ def _stamps(course: Course) -> dict[str, tuple[int, int] | None]:
     return stamps
 
 
+def _working_on(course: Course) -> Exercise:
+    """The day you saved last (among files that are no longer stubs); else the first day.
+
+    Read from the files alone, so ``watch`` starts at once instead of grading every day first.
+    """
+    edited = []
+    for exercise in course.exercises:
+        path = course.root / exercise.file
+        try:
+            source = path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        if stub_problems(source, exercise):  # not a pristine stub: you have been working here
+            edited.append((path.stat().st_mtime_ns, exercise))
+    return max(edited, key=lambda pair: pair[0])[1] if edited else course.exercises[0]
+
+
 def watch(course: Course, args: argparse.Namespace) -> int:
     """Re-grade a day each time its file is saved. Polls, so it works on every file system."""
-    first = course.exercise(args.day) if args.day else None
-    if first is None:
-        first = next(iter(course.exercises))
-        run = _grade(course, course.exercises)
-        first = next((e for e in course.exercises if run.day_status(e) != "done"), first)
+    first = course.exercise(args.day) if args.day else _working_on(course)
     runs = 0
 
     def regrade(exercise: Exercise) -> None:

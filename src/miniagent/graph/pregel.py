@@ -55,8 +55,8 @@ TASKS = "__pregel_tasks"  # the channel Sends are written to
 BRANCH_TO = "branch:to:"  # "branch:to:agent" triggers the node "agent" (graph/state.py:98)
 PUSH_TRIGGER = (PUSH,)
 
-# Task ids: a random prefix + a counter, uuid-shaped and unique per process, without the cost
-# of a uuid for every task (upstream derives a uuid5 from the checkpoint id, _algo.py:664).
+# Task ids: a random prefix + a counter, uuid-shaped and unique per process (upstream derives
+# a uuid5 from the checkpoint id, _algo.py:664).
 _TASK_ID_PREFIX = str(uuid4())[:24]
 _task_counter = count(1)
 
@@ -230,14 +230,13 @@ class PregelLoop:
     def prepare_next_tasks(self) -> list[PregelExecutableTask]:
         """``Send`` packets first, then the triggered nodes by name (_algo.py:393)."""
         tasks: list[PregelExecutableTask] = []
-        for idx, packet in enumerate(self.sends) if self.sends else ():
+        for idx, packet in enumerate(self.sends):
             proc = self.nodes.get(packet.node)
             if proc is None:
                 _warn(f"Ignoring unknown node name {packet.node} in pending sends")
                 continue
             tasks.append(self._task(proc, packet.arg, (PUSH, idx, False), PUSH_TRIGGER))
-        triggers = self.triggers
-        for name in triggers if len(triggers) < 2 else sorted(triggers):
+        for name in sorted(self.triggers):
             proc = self.nodes[name]
             task_input = self.input if name == START else self.read(proc, self.values)
             tasks.append(self._task(proc, task_input, (PULL, name), proc.triggers))
@@ -248,7 +247,7 @@ class PregelLoop:
         """A node's input: its keys of the state plus managed values (``_proc_input``,
         _algo.py:1366). The values are not copied: a node must not mutate them in place."""
         state = {}
-        for key in proc.channels:  # a loop, not a comprehension: most nodes read one key (speed)
+        for key in proc.channels:
             if key in values:
                 state[key] = values[key]
         for key, manager in proc.managed:
@@ -281,8 +280,7 @@ class PregelLoop:
         edges -- the writers ``attach_node`` / ``attach_edge`` build (graph/state.py:1444)."""
         proc, writes = task.proc, task.writes
         writes.extend(proc.get_updates(output))
-        if type(output) is not dict:  # not upstream: a plain update holds no goto (speed)
-            writes.extend(proc.get_control(output))
+        writes.extend(proc.get_control(output))
         for end in proc.edges:
             writes.append((BRANCH_TO + end, None))
 

@@ -206,9 +206,7 @@ class BranchSpec(NamedTuple):
         if not isinstance(result, (list, tuple)):
             result = [result]
         if self.ends:
-            destinations = []
-            for r in result:  # a loop, not a comprehension: it runs every step (speed)
-                destinations.append(r if isinstance(r, Send) else self.ends[r])
+            destinations = [r if isinstance(r, Send) else self.ends[r] for r in result]
         else:
             destinations = result
         for dest in destinations:
@@ -567,11 +565,7 @@ def _get_updates(output: Any, keys: frozenset[str], ordered: list[str]) -> list[
     if output is None:
         return []
     if isinstance(output, dict):
-        updates = []
-        for k, v in output.items():  # a loop, not a comprehension: it runs every step (speed)
-            if k in keys:
-                updates.append((k, v))
-        return updates
+        return [(k, v) for k, v in output.items() if k in keys]
     if isinstance(output, Command):
         if output.graph == Command.PARENT:
             return []

@@ -43,7 +43,6 @@ from miniagent.messages import (
     AnyMessage,
     BaseMessage,
     SystemMessage,
-    ToolCall,
     ToolMessage,
 )
 from miniagent.models import BaseChatModel
@@ -232,20 +231,16 @@ def _get_model(model: Any) -> BaseChatModel:
 
 # --8<-- [start:validate_chat_history]
 def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
-    """Every tool call needs a ToolMessage somewhere in the list (chat_agent_executor.py:243).
-
-    Not in upstream: one walk where upstream has two comprehensions (l.247-255). It
-    runs before every model call, and a failing isinstance against a pydantic message
-    class is slow: two walks fail once per AI and tool message, one walk once per tool
-    message. Same result on any sequence (no class is both AIMessage and ToolMessage).
-    """
-    all_tool_calls: list[ToolCall] = []
-    tool_call_ids_with_results = set()
-    for message in messages:
-        if isinstance(message, AIMessage):
-            all_tool_calls += message.tool_calls
-        elif isinstance(message, ToolMessage):
-            tool_call_ids_with_results.add(message.tool_call_id)
+    """Every tool call needs a ToolMessage somewhere in the list (chat_agent_executor.py:243)."""
+    all_tool_calls = [
+        tool_call
+        for message in messages
+        if isinstance(message, AIMessage)
+        for tool_call in message.tool_calls
+    ]
+    tool_call_ids_with_results = {
+        message.tool_call_id for message in messages if isinstance(message, ToolMessage)
+    }
     tool_calls_without_results = [
         tool_call
         for tool_call in all_tool_calls

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+from copy import copy
 from dataclasses import dataclass, field, replace
 from types import UnionType
 from typing import (
@@ -44,7 +45,7 @@ from miniagent.messages import (
     ToolMessage,
     convert_to_messages,
 )
-from miniagent.runnables import RunnableCallable, RunnableConfig
+from miniagent.runnables import RunnableCallable, RunnableConfig, get_config_list
 from miniagent.runtime import Runtime
 from miniagent.tools import BaseTool, InjectedToolArg
 from miniagent.tools import tool as create_tool
@@ -102,25 +103,21 @@ class ToolCallRequest:
     state: Any
     runtime: ToolRuntime
 
-    def __init__(
-        self, tool_call: ToolCall, tool: BaseTool | None, state: Any, runtime: ToolRuntime
-    ) -> None:
-        # Not in upstream: set the fields without four trips through __setattr__ (speed).
-        # (@dataclass keeps an __init__ the class defines.)
-        self.__dict__.update(tool_call=tool_call, tool=tool, state=state, runtime=runtime)
-
     def __setattr__(self, name: str, value: Any) -> None:
-        # tool_node.py:165 -- mutating a built request still works, but warns.
-        if name in self.__dict__:  # set already: not the dataclass __init__
-            import warnings
+        """Mutating a built request still works, but warns (tool_node.py:165)."""
+        import warnings
 
+        # Allow setting attributes during initialization
+        if not hasattr(self, "__dataclass_fields__") or not hasattr(self, name):
+            object.__setattr__(self, name, value)
+        else:
             warnings.warn(
                 f"Setting attribute '{name}' on ToolCallRequest is deprecated. "
                 "Use the override() method instead to create a new instance with modified values.",
                 DeprecationWarning,
                 stacklevel=2,
             )
-        object.__setattr__(self, name, value)
+            object.__setattr__(self, name, value)
 
     def override(self, **overrides: Any) -> ToolCallRequest:
         """A copy with ``tool_call``/``tool``/``state`` replaced (tool_node.py:184)."""
@@ -366,19 +363,22 @@ class ToolNode(RunnableCallable):
     def _func(self, input: Any, config: RunnableConfig, runtime: Runtime) -> Any:
         """Sync path (tool_node.py:815): one ToolRuntime per call, then run the calls."""
         tool_calls, input_type = self._parse_input(input)
-        tools = list(self.tools_by_name.values())
-        tool_runtimes = [
-            ToolRuntime(
-                state=self._extract_state(input, config),
+        config_list = get_config_list(config, len(tool_calls))
+
+        tool_runtimes = []
+        for call, cfg in zip(tool_calls, config_list, strict=False):
+            state = self._extract_state(input, cfg)
+            tool_runtime = ToolRuntime(
+                state=state,
                 tool_call_id=call["id"],
-                config=config,
+                config=cfg,
                 context=runtime.context,
                 store=runtime.store,
                 stream_writer=runtime.stream_writer,
-                tools=tools,
+                tools=list(self.tools_by_name.values()),
             )
-            for call in tool_calls
-        ]
+            tool_runtimes.append(tool_runtime)
+
         if len(tool_calls) == 1:  # nothing to parallelise: no pool, but a copied context too
             ctx = contextvars.copy_context()
             outputs = [ctx.run(self._run_one, tool_calls[0], input_type, tool_runtimes[0])]
@@ -397,42 +397,43 @@ class ToolNode(RunnableCallable):
         import asyncio
 
         tool_calls, input_type = self._parse_input(input)
-        tools = list(self.tools_by_name.values())
-        coros = [
-            self._arun_one(
-                call,
-                input_type,
-                ToolRuntime(
-                    state=self._extract_state(input, config),
-                    tool_call_id=call["id"],
-                    config=config,
-                    context=runtime.context,
-                    store=runtime.store,
-                    stream_writer=runtime.stream_writer,
-                    tools=tools,
-                ),
+        config_list = get_config_list(config, len(tool_calls))
+
+        tool_runtimes = []
+        for call, cfg in zip(tool_calls, config_list, strict=False):
+            state = self._extract_state(input, cfg)
+            tool_runtime = ToolRuntime(
+                state=state,
+                tool_call_id=call["id"],
+                config=cfg,
+                context=runtime.context,
+                store=runtime.store,
+                stream_writer=runtime.stream_writer,
+                tools=list(self.tools_by_name.values()),
             )
-            for call in tool_calls
-        ]
+            tool_runtimes.append(tool_runtime)
+
+        coros = []
+        for call, tool_runtime in zip(tool_calls, tool_runtimes, strict=False):
+            coros.append(self._arun_one(call, input_type, tool_runtime))
         outputs = await asyncio.gather(*coros)
-        return self._combine_tool_outputs(list(outputs), input_type)
+        return self._combine_tool_outputs(outputs, input_type)
 
     # --8<-- [end:afunc]
 
     # --8<-- [start:combine_tool_outputs]
     def _combine_tool_outputs(self, outputs: list[Any], input_type: str) -> Any:
         """Shape the node's return value (tool_node.py:884)."""
-        # Not in upstream: the common case, one plain result, skips the loops below (speed).
-        if len(outputs) == 1 and not isinstance(outputs[0], (list, Command)):
-            flat_outputs = [outputs[0]]
-            return flat_outputs if input_type == "list" else {self._messages_key: flat_outputs}
-
-        flat_outputs: list[Any] = []
-        for output in outputs:  # a tool may return a list of ToolMessages/Commands
-            if isinstance(output, list):
-                flat_outputs.extend(output)
-            else:
-                flat_outputs.append(output)
+        flat_outputs: list[Any]
+        if any(isinstance(output, list) for output in outputs):  # a tool returned several items
+            flat_outputs = []
+            for output in outputs:
+                if isinstance(output, list):
+                    flat_outputs.extend(output)
+                else:
+                    flat_outputs.append(output)
+        else:
+            flat_outputs = outputs
 
         if not any(isinstance(output, Command) for output in flat_outputs):
             return flat_outputs if input_type == "list" else {self._messages_key: flat_outputs}
@@ -450,7 +451,7 @@ class ToolNode(RunnableCallable):
                 ):
                     if parent_command:
                         parent_command = replace(
-                            parent_command, goto=list(parent_command.goto) + output.goto
+                            parent_command, goto=parent_command.goto + output.goto
                         )
                     else:
                         parent_command = Command(graph=Command.PARENT, goto=output.goto)
@@ -697,14 +698,12 @@ class ToolNode(RunnableCallable):
         forge them.
         """
         injected = self._injected_args.get(tool_call["name"])
-        if injected is None and tool is not None:
+        if not injected and tool is not None:
             injected = _get_all_injected_args(tool)  # a tool a wrapper swapped in
-        if injected is None:
+        if not injected:
             return tool_call
-        # Not in upstream: nothing to fill or strip, so the copy below is just the call (speed).
-        if not (injected.state or injected.store or injected.runtime or injected.all_injected_keys):
-            return {**tool_call, "args": {**tool_call["args"]}}
 
+        tool_call_copy: ToolCall = copy(tool_call)
         injected_args: dict[str, Any] = {}
         if injected.state:
             state = tool_runtime.state
@@ -724,34 +723,42 @@ class ToolNode(RunnableCallable):
                         err_msg += f" State should contain fields {required_fields_str}."
                     raise ValueError(err_msg)
 
-            for tool_arg, state_field in injected.state.items():
-                if not state_field:
-                    injected_args[tool_arg] = state
-                elif isinstance(state, dict):
-                    if state_field in state:
+            if isinstance(state, dict):
+                for tool_arg, state_field in injected.state.items():
+                    if not state_field:
+                        injected_args[tool_arg] = state
+                    elif state_field in state:
                         injected_args[tool_arg] = state[state_field]
                     elif tool_arg not in injected._optional_state_args:
                         raise KeyError(state_field)
-                elif hasattr(state, state_field):
-                    injected_args[tool_arg] = getattr(state, state_field)
-                elif tool_arg not in injected._optional_state_args:
-                    raise AttributeError(state_field)
+            else:
+                for tool_arg, state_field in injected.state.items():
+                    if not state_field:
+                        injected_args[tool_arg] = state
+                    elif hasattr(state, state_field):
+                        injected_args[tool_arg] = getattr(state, state_field)
+                    elif tool_arg not in injected._optional_state_args:
+                        raise AttributeError(state_field)
 
         if injected.store:
             if tool_runtime.store is None:
-                raise ValueError(
+                msg = (
                     "Cannot inject store into tools with InjectedStore annotations - "
                     "please compile your graph with a store."
                 )
+                raise ValueError(msg)
             injected_args[injected.store] = tool_runtime.store
 
         if injected.runtime:
             injected_args[injected.runtime] = tool_runtime
 
+        # Drop caller-supplied values for injected args, then add back only trusted values, so
+        # a model cannot forge hidden InjectedToolArg fields through ToolCall.args.
         stripped_args = {
-            k: v for k, v in tool_call["args"].items() if k not in injected.all_injected_keys
+            k: v for k, v in tool_call_copy["args"].items() if k not in injected.all_injected_keys
         }
-        return {**tool_call, "args": {**stripped_args, **injected_args}}
+        tool_call_copy["args"] = {**stripped_args, **injected_args}
+        return tool_call_copy
 
     # --8<-- [end:inject_tool_args]
 
@@ -761,24 +768,18 @@ class ToolNode(RunnableCallable):
         if isinstance(response, Command):
             return self._validate_tool_command(response, tool_call, input_type)
         if isinstance(response, ToolMessage):
-            content = response.content
-            # Not in upstream: a str is kept by msg_content_output, and assigning it back to
-            # a plain ToolMessage that was given its content changes nothing (speed).
-            if not (
-                type(content) is str
-                and type(response) is ToolMessage
-                and "content" in response.model_fields_set
-            ):
-                response.content = msg_content_output(content)
+            response.content = msg_content_output(response.content)
             return response
         if isinstance(response, list):
             if all(isinstance(r, (Command, ToolMessage)) for r in response):
                 return self._validate_tool_command_list(response, tool_call, input_type)
-            raise TypeError(
+            msg = (
                 f"Tool {tool_call['name']} returned a list with invalid element "
                 "types: expected all Command or ToolMessage"
             )
-        raise TypeError(f"Tool {tool_call['name']} returned unexpected type: {type(response)}")
+            raise TypeError(msg)
+        msg = f"Tool {tool_call['name']} returned unexpected type: {type(response)}"
+        raise TypeError(msg)
 
     # --8<-- [end:normalize_tool_response]
 

@@ -17,7 +17,6 @@ from typing import (
     AsyncIterator,
     Awaitable,
     Callable,
-    ClassVar,
     Generic,
     Iterator,
     Mapping,
@@ -27,7 +26,7 @@ from typing import (
 from miniagent.runnables.config import (
     RunnableConfig,
     _child_config,
-    _merges_to_itself,
+    ensure_config,
     get_config_list,
     merge_configs,
     patch_config,
@@ -55,9 +54,6 @@ class Runnable(ABC, Generic[Input, Output]):
     """
 
     name: str | None = None
-    # Not in upstream: does ``invoke`` start with ``ensure_config(config)``, so that it never
-    # changes the config it is given? Chat models do; ``RunnableBinding`` reads it (speed).
-    _copies_config: ClassVar[bool] = False
 
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         """``name``, else ``self.name``, else the class name; plus ``suffix`` (base.py:334)."""
@@ -219,14 +215,14 @@ class RunnableSequence(Runnable[Input, Output]):
     def invoke(self, input: Input, config: RunnableConfig | None = None, **kwargs: Any) -> Output:
         """Thread the value through the steps (base.py:3449).
 
-        Each step runs with the child config as the current config. Extra ``kwargs`` go to
+        Each step runs with its child config as the current config. Extra ``kwargs`` go to
         the first step only, as upstream.
         """
-        # Upstream patches the config again before every step, to hand each step its own child
-        # callback manager: patch_config(config, callbacks=run_manager.get_child(...)). We have
-        # no callback managers, so every step's child config would be an equal copy of this one.
-        config = _child_config(config)
+        config = ensure_config(config)
         for i, step in enumerate(self.steps):
+            # mark each step as a child run: upstream's
+            # patch_config(config, callbacks=run_manager.get_child(f"seq:step:{i + 1}"))
+            config = _child_config(config)
             with set_config_context(config):
                 if i == 0:
                     input = step.invoke(input, config, **kwargs)
@@ -240,8 +236,9 @@ class RunnableSequence(Runnable[Input, Output]):
         self, input: Input, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Output:
         """Async ``invoke``: ``await step.ainvoke(...)`` for each step (base.py:3485)."""
-        config = _child_config(config)  # once, as in ``invoke``
+        config = ensure_config(config)
         for i, step in enumerate(self.steps):
+            config = _child_config(config)  # mark each step as a child run, as in ``invoke``
             with set_config_context(config):
                 if i == 0:
                     input = await step.ainvoke(input, config, **kwargs)
@@ -490,9 +487,10 @@ class RunnableBinding(Runnable[Input, Output]):
         return self.bound.get_name(suffix, name=name)
 
     def _merge_configs(self, *configs: RunnableConfig | None) -> RunnableConfig:
-        """The bound config under the call's config (base.py:5990)."""
-        if self.bound._copies_config and _merges_to_itself(self.config, configs):
-            return configs[0]  # type: ignore[return-value]  # not upstream: see _merges_to_itself
+        """The bound config under the call's config (base.py:5990).
+
+        Upstream then merges in its ``config_factories``; the miniature has none.
+        """
         return merge_configs(self.config, *configs)
 
     # --8<-- [start:runnable_binding_invoke]

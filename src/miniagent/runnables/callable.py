@@ -19,7 +19,6 @@ from miniagent.runnables.config import (
     _child_config,
     ensure_config,
     set_config_context,
-    var_child_runnable_config,
 )
 
 __all__ = ["RunnableCallable", "KWARGS_CONFIG_KEYS", "coerce_to_runnable"]
@@ -68,11 +67,6 @@ def _annotation_matches(annotation: Any, accepted: tuple[Any, ...]) -> bool:
     if annotation in accepted:
         return True
     return isinstance(annotation, type) and annotation.__name__ in accepted
-
-
-# Not upstream: built-in containers (and a history, a list subclass) are not Runnables: skip
-# the slow ABC isinstance check for them.
-_PLAIN_TYPES = (dict, list, str, type(None))
 
 
 # --8<-- [start:runnable_callable]
@@ -139,16 +133,14 @@ class RunnableCallable(Runnable):
             )
         if config is None:
             config = ensure_config()
-        if self.func_accepts:
-            kwargs = self._inject_kwargs(config, {**self.kwargs, **kwargs})
-        elif self.kwargs:  # not upstream: skip the injection loop when nothing is declared (speed)
-            kwargs = {**self.kwargs, **kwargs}
-        if self.trace and not _is_current_child(config):
+        kwargs = self._inject_kwargs(config, {**self.kwargs, **kwargs})
+        if self.trace:
+            # upstream: patch_config(config, callbacks=run_manager.get_child())
             with set_config_context(_child_config(config)):
                 ret = self.func(input, **kwargs)
         else:  # graph nodes and ToolNode: the graph has set the current config already
             ret = self.func(input, **kwargs)
-        if self.recurse and not isinstance(ret, _PLAIN_TYPES) and isinstance(ret, Runnable):
+        if self.recurse and isinstance(ret, Runnable):
             return ret.invoke(input, config)
         return ret
 
@@ -188,7 +180,7 @@ class RunnableCallable(Runnable):
         if config is None:
             config = ensure_config()
         kwargs = self._inject_kwargs(config, {**self.kwargs, **kwargs})
-        if self.trace and not _is_current_child(config):
+        if self.trace:
             with set_config_context(_child_config(config)):
                 ret = await self.afunc(input, **kwargs)
         else:
@@ -202,20 +194,6 @@ class RunnableCallable(Runnable):
         skip = {"name", "func", "afunc", "config", "kwargs", "trace"}
         args = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if k not in skip)
         return f"{self.get_name()}({args})"
-
-
-def _is_current_child(config: RunnableConfig) -> bool:
-    """Not in upstream: is ``config`` the current config, naming no run? (speed)
-
-    Then ``_child_config(config)`` would be an equal copy of the current config (it only
-    drops ``run_name`` / ``run_id``), and entering it would change nothing. A prompt inside
-    ``prompt | model`` is called this way on every model call.
-    """
-    return (
-        config is var_child_runnable_config.get()
-        and "run_name" not in config
-        and "run_id" not in config
-    )
 
 
 def coerce_to_runnable(thing: Any, *, name: str | None, trace: bool) -> Runnable:

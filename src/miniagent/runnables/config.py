@@ -9,8 +9,9 @@ sees the model's tokens).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from typing_extensions import TypedDict  # pydantic needs it for TypedDict fields before 3.12
 
@@ -53,9 +54,6 @@ CONFIG_KEYS = (  # config.py:131 -- any other top-level key is moved into "confi
     "run_id",
 )
 COPIABLE_KEYS = ("tags", "metadata", "callbacks", "configurable")  # config.py:142
-# Not in upstream: the same keys as sets, for faster `in` checks on every config copy.
-_CONFIG_KEYS = frozenset(CONFIG_KEYS)
-_COPIABLE = frozenset(COPIABLE_KEYS)
 
 DEFAULT_RECURSION_LIMIT = 25
 """langchain-core's default (config.py:171). The graph uses its own default, 10007."""
@@ -66,26 +64,18 @@ var_child_runnable_config: ContextVar[RunnableConfig | None] = ContextVar(
 """The config of the Runnable that is running now (config.py:174)."""
 
 
-class set_config_context:  # noqa: N801 -- a function in upstream; a class is cheaper to enter
+@contextmanager
+def set_config_context(config: RunnableConfig) -> Iterator[RunnableConfig]:
     """Make ``config`` the current config while the ``with`` block runs (config.py:224).
 
     Upstream yields a copied ``contextvars.Context`` and runs the function with
     ``context.run(...)`` (it also sets the LangSmith tracing parent); we set and reset the variable.
-    Not in upstream: a small class, not a ``@contextmanager`` generator, since every Runnable call
-    enters one (about 1 us less per ``with``).
     """
-
-    __slots__ = ("config", "_token")
-
-    def __init__(self, config: RunnableConfig) -> None:
-        self.config = config
-
-    def __enter__(self) -> RunnableConfig:
-        self._token = var_child_runnable_config.set(self.config)
-        return self.config
-
-    def __exit__(self, *exc_info: object) -> None:
-        var_child_runnable_config.reset(self._token)
+    token = var_child_runnable_config.set(config)
+    try:
+        yield config
+    finally:
+        var_child_runnable_config.reset(token)
 
 
 def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
@@ -93,94 +83,42 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
 
     Lists and dicts are copied one level deep, so the caller may change the result freely.
     """
-    var_config = var_child_runnable_config.get()
-    if (source := _only_source(config, var_config)) is not None:
-        if (copied := _copy_ensured(source)) is not None:
-            return copied
-    empty: RunnableConfig = {
-        "tags": [],
-        "metadata": {},
-        "callbacks": None,
-        "recursion_limit": DEFAULT_RECURSION_LIMIT,
-        "configurable": {},
-    }
-    if var_config:
-        for k, v in var_config.items():
-            if v is not None:
-                empty[k] = v.copy() if k in _COPIABLE else v  # type: ignore[literal-required]
+    empty = RunnableConfig(
+        tags=[],
+        metadata={},
+        callbacks=None,
+        recursion_limit=DEFAULT_RECURSION_LIMIT,
+        configurable={},
+    )
+    if var_config := var_child_runnable_config.get():
+        empty.update(
+            {  # type: ignore[typeddict-item]
+                k: v.copy() if k in COPIABLE_KEYS else v
+                for k, v in var_config.items()
+                if v is not None
+            }
+        )
     if config is not None:
-        # Not in upstream: inside a graph the config passed down is usually the current one
-        # itself; copying its values a second time would change nothing.
-        if config is not var_config:
-            for k, v in config.items():
-                if v is not None and k in _CONFIG_KEYS:
-                    empty[k] = v.copy() if k in _COPIABLE else v  # type: ignore[literal-required]
-        if not _CONFIG_KEYS.issuperset(config):  # ensure_config({"thread_id": 1}) -> configurable
-            for k, v in config.items():
-                if v is not None and k not in _CONFIG_KEYS:
-                    empty["configurable"][k] = v
-    configurable, metadata = empty["configurable"], empty["metadata"]
-    if configurable:
-        for key in ("model", "checkpoint_ns"):  # shown in traces as metadata
-            value = configurable.get(key)
-            if isinstance(value, str) and key not in metadata:
-                metadata[key] = value
-    return empty
-
-
-def _only_source(
-    config: RunnableConfig | None, var_config: RunnableConfig | None
-) -> RunnableConfig | None:
-    """Not in upstream: the one config ``ensure_config`` takes every value from, if there is
-    one (speed): the current config when no other is given, or ``config`` when it has every
-    key the current one has and does not leave its callbacks to it (``None``)."""
-    if config is None or config is var_config:
-        return var_config
-    if var_config is None:
-        return config
-    if var_config.keys() <= config.keys() and (
-        config.get("callbacks") is not None or var_config.get("callbacks") is None
-    ):
-        return config
-    return None
-
-
-def _copy_ensured(config: RunnableConfig) -> RunnableConfig | None:
-    """Not in upstream: ``ensure_config`` of a config that is already ensured (speed).
-
-    Nearly every call inside a graph asks for a copy of the current config or of the node's
-    config, which the graph or an outer Runnable made with ``ensure_config``: the five default
-    keys, set, plus perhaps a ``run_name``. Copying it then gives what the general loop of
-    ``ensure_config`` would build key by key. Any other config returns ``None``, and
-    ``ensure_config`` takes the general path.
-    """
-    size = len(config)
-    if size != 5 and (size != 6 or config.get("run_name") is None):
-        return None
-    tags, metadata = config.get("tags"), config.get("metadata")
-    configurable = config.get("configurable")
-    if (
-        tags is None
-        or metadata is None
-        or configurable is None
-        or config.get("recursion_limit") is None
-        or "callbacks" not in config
-    ):
-        return None
-    copied = config.copy()
-    copied["tags"] = tags.copy()
-    copied["metadata"] = metadata = metadata.copy()
-    copied["configurable"] = configurable.copy()
-    if (callbacks := config["callbacks"]) is not None:  # type: ignore[typeddict-item]
-        copied["callbacks"] = callbacks.copy()
-    if configurable:  # as at the end of ensure_config, unrolled
-        if "model" not in metadata and isinstance(value := configurable.get("model"), str):
-            metadata["model"] = value
-        if "checkpoint_ns" not in metadata and isinstance(
-            value := configurable.get("checkpoint_ns"), str
+        empty.update(
+            {  # type: ignore[typeddict-item]
+                k: v.copy() if k in COPIABLE_KEYS else v
+                for k, v in config.items()
+                if v is not None and k in CONFIG_KEYS
+            }
+        )
+    if config is not None:
+        for k, v in config.items():  # ensure_config({"thread_id": 1}) -> configurable
+            if k not in CONFIG_KEYS and v is not None:
+                empty["configurable"][k] = v
+    for configurable_key in ("model", "checkpoint_ns"):  # shown in traces as metadata
+        if (
+            isinstance(
+                configurable_value := empty.get("configurable", {}).get(configurable_key), str
+            )
+            and configurable_key not in empty["metadata"]
         ):
-            metadata["checkpoint_ns"] = value
-    return copied
+            empty["metadata"][configurable_key] = configurable_value
+    return empty
 
 
 def get_config_list(
@@ -245,9 +183,6 @@ def merge_configs(*configs: RunnableConfig | None) -> RunnableConfig:
     ``tags`` become a sorted set, ``metadata`` and ``configurable`` are dict-merged, callbacks are
     concatenated, and a ``recursion_limit`` equal to the default does not override another.
     """
-    configs = _drop_redundant(configs)
-    if len(configs) == 1 and configs[0] is not None:
-        return _merge_one(ensure_config(configs[0]))
     base: RunnableConfig = {}
     for config in (ensure_config(c) for c in configs if c is not None):
         for key, value in config.items():
@@ -268,66 +203,6 @@ def merge_configs(*configs: RunnableConfig | None) -> RunnableConfig:
             else:
                 base[key] = value or base.get(key)  # type: ignore[literal-required]
     return base
-
-
-def _merge_one(config: RunnableConfig) -> RunnableConfig:
-    """Not in upstream: what the loop of ``merge_configs`` makes of one ensured config.
-
-    The copies were made by ``ensure_config``; only tags, callbacks and the default
-    recursion limit are treated differently.
-    """
-    tags = config["tags"]
-    if tags:
-        config["tags"] = sorted(set(tags))
-    callbacks = config["callbacks"]
-    if callbacks is not None:
-        config["callbacks"] = _merge_callbacks(None, callbacks)
-    else:
-        del config["callbacks"]
-    if config["recursion_limit"] == DEFAULT_RECURSION_LIMIT:
-        del config["recursion_limit"]
-    for key, value in config.items():  # the other keys: `value or base.get(key)`
-        if not value and key not in _MERGED_KEYS:
-            config[key] = None  # type: ignore[literal-required]
-    return config
-
-
-_MERGED_KEYS = frozenset(("tags", "metadata", "callbacks", "recursion_limit", "configurable"))
-
-
-def _drop_redundant(
-    configs: tuple[RunnableConfig | None, ...],
-) -> tuple[RunnableConfig | None, ...]:
-    """Not in upstream: ``merge_configs({}, current)`` is ``merge_configs(current)``.
-
-    ``RunnableBinding`` merges its (usually empty) config with the current one on every call.
-    Both ensure to the same config, and merging a config with an equal one changes nothing.
-    """
-    if len(configs) == 2 and not configs[0]:
-        current = var_child_runnable_config.get()
-        if configs[1] is current and current is not None and _CONFIG_KEYS.issuperset(current):
-            return configs[1:]
-    return configs
-
-
-def _merges_to_itself(own: RunnableConfig, configs: tuple[RunnableConfig | None, ...]) -> bool:
-    """Not in upstream: would ``merge_configs(own, *configs)`` give an equal copy of the
-    current config? (speed)
-
-    True when a binding with no config of its own is called with the current config, whose
-    tags are empty (merging sorts them) and whose keys are all config keys. The bound chat
-    model then gets the current config itself; its ``invoke`` copies it with ``ensure_config``
-    and arrives at the same config as from the merged one.
-    """
-    if own or len(configs) != 1:
-        return False
-    config = configs[0]
-    return (
-        config is not None
-        and config is var_child_runnable_config.get()
-        and not config.get("tags")
-        and _CONFIG_KEYS.issuperset(config)
-    )
 
 
 def _merge_callbacks(base: list[Any] | None, these: list[Any]) -> list[Any]:

@@ -15,7 +15,7 @@ import functools
 import inspect
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, NamedTuple, Union, get_type_hints
+from typing import Any, Literal, Union, get_type_hints
 
 from pydantic import BaseModel, ValidationError, create_model
 
@@ -267,40 +267,52 @@ class BaseTool(Runnable):
         """
         input_args = self.args_schema
         if isinstance(tool_input, str):
-            if isinstance(input_args, dict):
-                raise ValueError(
-                    "String tool inputs are not allowed when using tools with JSON schema args_schema."
-                )
-            if input_args is not None:  # a string fills the first field
-                input_args.model_validate({next(iter(input_args.model_fields)): tool_input})
-            return tool_input
-        if input_args is None or isinstance(input_args, dict):
+            if input_args is not None:
+                if isinstance(input_args, dict):
+                    raise ValueError(
+                        "String tool inputs are not allowed when "
+                        "using tools with JSON schema args_schema."
+                    )
+                key_ = next(iter(input_args.model_fields))  # a string fills the first field
+                input_args.model_validate({key_: tool_input})
             return tool_input
 
-        # Not in upstream: the schema's fields and markers are read once per schema (speed).
-        facts = _args_schema_facts(input_args)
-        for k in facts.tool_call_id_keys:  # the fields annotated InjectedToolCallId
-            if tool_call_id is None:
-                raise ValueError(_INJECTED_TOOL_CALL_ID_ERROR)
-            tool_input[k] = tool_call_id
-        if facts.plain_validate:  # not in upstream: what model_validate calls, one layer less
-            result = input_args.__pydantic_validator__.validate_python(tool_input)
-        else:
+        if input_args is not None:
+            if isinstance(input_args, dict):
+                return tool_input
+            for k, v in get_all_basemodel_annotations(input_args).items():
+                if _is_injected_arg_type(v, injected_type=InjectedToolCallId):
+                    if tool_call_id is None:
+                        raise ValueError(_INJECTED_TOOL_CALL_ID_ERROR)
+                    tool_input[k] = tool_call_id
             result = input_args.model_validate(tool_input)  # may raise pydantic's ValidationError
-        fields_set = result.model_fields_set
-        validated_input = {}
-        for k, passed_by_default in facts.fields:
-            # Defaults are passed too, except for *args/**kwargs, which can't go by keyword.
-            if passed_by_default or k in tool_input or k in fields_set:  # (by name or by alias)
-                validated_input[k] = getattr(result, k)
-        for k in self._injected_args_keys:
-            if k in tool_input:
-                validated_input[k] = tool_input[k]  # the caller's object, not pydantic's copy
-            elif k == "tool_call_id":
-                if tool_call_id is None:
-                    raise ValueError(_INJECTED_TOOL_CALL_ID_ERROR)
-                validated_input[k] = tool_call_id
-        return validated_input
+            result_dict = result.model_dump()
+            provided_fields = result.model_fields_set
+
+            # The fields the caller gave (by name or by alias), plus fields with a default;
+            # not the synthetic "args"/"kwargs" fields of *args/**kwargs, which can't go by keyword.
+            field_info = input_args.model_fields
+            validated_input = {}
+            for k in result_dict:
+                if k in tool_input:
+                    validated_input[k] = getattr(result, k)
+                elif k in provided_fields:
+                    validated_input[k] = getattr(result, k)
+                elif k in field_info and k not in {"args", "kwargs"}:
+                    if not field_info[k].is_required():
+                        validated_input[k] = getattr(result, k)
+
+            for k in self._injected_args_keys:
+                if k in tool_input:
+                    validated_input[k] = tool_input[k]  # the caller's object, not pydantic's copy
+                elif k == "tool_call_id":
+                    if tool_call_id is None:
+                        raise ValueError(_INJECTED_TOOL_CALL_ID_ERROR)
+                    validated_input[k] = tool_call_id
+
+            return validated_input
+
+        return tool_input
 
     # --8<-- [end:parse_input]
 
@@ -308,13 +320,12 @@ class BaseTool(Runnable):
         self, tool_input: str | dict[str, Any], tool_call_id: str | None
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """``(args, kwargs)`` for ``_run`` (tools/base.py:971). A string is passed positionally."""
-        schema = self.args_schema
-        if _is_model_class(schema) and not _args_schema_facts(schema).fields:
+        if _is_model_class(self.args_schema) and not self.args_schema.model_fields:
             return (), {}  # a tool without arguments ignores its input
         tool_input = self._parse_input(tool_input, tool_call_id)
         if isinstance(tool_input, str):
             return (tool_input,), {}
-        return (), dict(tool_input)
+        return (), tool_input.copy()  # the tool may change the copy, not the caller's dict
 
 
 @functools.lru_cache(maxsize=256)
@@ -332,44 +343,6 @@ def _tool_call_schema(name: str, description: str, full_schema: type[BaseModel])
         if not _is_injected_arg_type(t)
     ]
     return _create_subset_model(name, full_schema, fields, fn_description=description)
-
-
-class _ArgsSchemaFacts(NamedTuple):
-    """Not in upstream: what ``_parse_input`` reads from an ``args_schema`` model on each call."""
-
-    fields: tuple[tuple[str, bool], ...]  # (name, passed even when not given)
-    tool_call_id_keys: tuple[str, ...]  # the fields annotated ``InjectedToolCallId``
-    plain_validate: bool  # a complete model whose ``model_validate`` is pydantic's own
-
-
-def _args_schema_facts(schema: type[BaseModel]) -> _ArgsSchemaFacts:
-    """Not in upstream: cached for complete models (as ``get_all_basemodel_annotations`` is)."""
-    if getattr(schema, "__pydantic_complete__", False):
-        return _complete_args_schema_facts(schema)
-    return _read_args_schema_facts(schema)
-
-
-def _read_args_schema_facts(schema: type[BaseModel]) -> _ArgsSchemaFacts:
-    """The work of ``_args_schema_facts``, uncached."""
-    fields = schema.model_fields
-    if not fields:
-        return _ArgsSchemaFacts((), (), False)
-    return _ArgsSchemaFacts(
-        fields=tuple(
-            (k, not field.is_required() and k not in {"args", "kwargs"})
-            for k, field in fields.items()
-        ),
-        tool_call_id_keys=tuple(
-            k
-            for k, v in get_all_basemodel_annotations(schema).items()
-            if _is_injected_arg_type(v, injected_type=InjectedToolCallId)
-        ),
-        plain_validate=bool(getattr(schema, "__pydantic_complete__", False))
-        and schema.model_validate.__func__ is BaseModel.model_validate.__func__,  # type: ignore[attr-defined]
-    )
-
-
-_complete_args_schema_facts = functools.lru_cache(maxsize=1024)(_read_args_schema_facts)
 
 
 def _is_model_class(obj: Any) -> bool:
@@ -432,24 +405,14 @@ def _format_output(
     A ``ToolMessage`` or ``Command`` the tool built itself (or a list of them) passes through.
     Content that is not a string or a list of content blocks becomes JSON (``3`` -> ``"3"``).
     """
-    # Not in upstream: a str or an int (the common results) skips the checks below; str() gives
-    # what they would (speed).
-    if tool_call_id is not None and (type(content) is str or type(content) is int):
-        return ToolMessage(
-            content=str(content),
-            artifact=artifact,
-            tool_call_id=tool_call_id,
-            name=name,
-            status=status,
-        )
     if isinstance(content, list) and content and all(isinstance(c, _TOOL_OUTPUTS) for c in content):
         return content
     if isinstance(content, _TOOL_OUTPUTS) or tool_call_id is None:
         return content
-    normalized = _normalize_message_content(content)
-    content = _stringify(content) if normalized is None else normalized
+    normalized_content = _normalize_message_content(content)
+    content = _stringify(content) if normalized_content is None else normalized_content
     return ToolMessage(
-        content=content, artifact=artifact, tool_call_id=tool_call_id, name=name, status=status
+        content, artifact=artifact, tool_call_id=tool_call_id, name=name, status=status
     )
 
 
@@ -477,8 +440,6 @@ def _is_message_content_block(obj: Any) -> bool:
 
 def _stringify(content: Any) -> str:
     """JSON if possible (non-ASCII kept), else ``str()`` (tools/base.py:1472)."""
-    if type(content) is int:  # not in upstream: the same text, without the JSON encoder's set-up
-        return str(content)
     import json
 
     try:
@@ -488,37 +449,36 @@ def _stringify(content: Any) -> str:
 
 
 def _get_runnable_config_param(func: Callable[..., Any]) -> str | None:
-    """The parameter annotated ``RunnableConfig``, which receives the config (tools/base.py:1709).
+    """The parameter annotated ``RunnableConfig``, which receives the config (tools/base.py:1709)."""
+    type_hints = _get_type_hints(func)
+    if not type_hints:
+        return None
+    for name, type_ in type_hints.items():
+        if type_ is RunnableConfig:
+            return name
+    return None
 
-    Upstream resolves the type hints on every tool run; we cache them per function, because a
-    tool run is on the agent's hot path and ``get_type_hints`` is its most expensive step.
-    """
-    target = func.func if isinstance(func, functools.partial) else func
-    return _config_param_of(getattr(target, "__func__", target))
 
-
-@functools.lru_cache(maxsize=1024)
-def _config_param_of(func: Callable[..., Any]) -> str | None:
+def _get_type_hints(
+    func: Callable[..., Any], *, include_extras: bool = False
+) -> dict[str, Any] | None:
+    """``get_type_hints`` of ``func`` (of a partial's function), ``None`` if it fails
+    (tools/base.py:1490)."""
+    if isinstance(func, functools.partial):
+        func = func.func
     try:
-        hints = get_type_hints(func)
+        return get_type_hints(func, include_extras=include_extras)
     except Exception:
         return None
-    return next((name for name, type_ in hints.items() if type_ is RunnableConfig), None)
 
 
-@functools.lru_cache(maxsize=1024)
 def _get_injected_args_keys_from_signature(func: Callable[..., Any]) -> frozenset[str]:
     """Names of ``func``'s injected parameters (tools/base.py:1618).
 
     Annotations are resolved with ``get_type_hints`` so ``from __future__ import annotations``
-    works. (Upstream also retries unresolvable annotations one by one.) Not in upstream: the
-    answer is cached per function, as ``_config_param_of`` is: reading the hints costs about
-    0.2 ms, and every tool made from the same function asks again on its first call.
+    works. (Upstream also retries unresolvable annotations one by one.)
     """
-    try:
-        hints = get_type_hints(func, include_extras=True)
-    except Exception:
-        hints = {}
+    hints = _get_type_hints(func, include_extras=True) or {}
     params = inspect.signature(func).parameters
     return frozenset(
         name for name, p in params.items() if _is_injected_arg_type(hints.get(name, p.annotation))

@@ -53,10 +53,7 @@ def _is_injected_arg_type(type_: Any, injected_type: type[InjectedToolArg] | Non
         if _is_directly_injected_arg_type(type_):
             return True
         injected_type = InjectedToolArg
-    args = get_args(type_)
-    if len(args) < 2:  # not in upstream: a plain annotation (most are) has nothing to look at
-        return False
     return any(
         isinstance(arg, injected_type) or (isinstance(arg, type) and issubclass(arg, injected_type))
-        for arg in args[1:]
+        for arg in get_args(type_)[1:]
     )

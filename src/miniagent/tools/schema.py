@@ -12,7 +12,6 @@ the descriptions found in the docstring or in ``Annotated[T, "description"]``.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import textwrap
 from collections.abc import Callable, Sequence
@@ -230,23 +229,14 @@ def get_all_basemodel_annotations(cls: type[BaseModel]) -> dict[str, Any]:
     ``Annotated[type, *metadata]``, so ``InjectedToolArg`` markers survive. (Upstream also
     substitutes generic type variables; the miniature does not need that.)
     """
-    # Not in upstream: cached for complete models, since a tool run asks on every call.
-    if getattr(cls, "__pydantic_complete__", False):
-        return dict(_complete_model_annotations(cls))
-    return _basemodel_annotations(cls)
-
-
-@functools.lru_cache(maxsize=1024)
-def _complete_model_annotations(cls: type[BaseModel]) -> dict[str, Any]:
-    return _basemodel_annotations(cls)
-
-
-def _basemodel_annotations(cls: type[BaseModel]) -> dict[str, Any]:
-    """The work of ``get_all_basemodel_annotations``, uncached."""
     fields = cls.model_fields
     alias_map = {field.alias: name for name, field in fields.items() if field.alias}
-    return {
-        alias_map.get(name, name): param.annotation
-        for name, param in inspect.signature(cls).parameters.items()
-        if name in fields or name in alias_map
-    }
+
+    annotations: dict[str, Any] = {}
+    for name, param in inspect.signature(cls).parameters.items():
+        # Not a field: e.g. the ``extra_data`` parameter of a model with ``extra="allow"``.
+        if name not in fields and name not in alias_map:
+            continue
+        field_name = alias_map.get(name, name)
+        annotations[field_name] = param.annotation
+    return annotations

@@ -1,12 +1,13 @@
 """The course model that grading runs on: ``course.toml`` and the implementations graders grade.
 
 ``course.toml`` (repository root) lists every exercise in order; it is the single source of truth
-for files, graded functions, hints and mutants. A grader file ``tests/course/graders/test_<id>_*.py``
+for files, graded functions and hints. A grader file ``tests/course/graders/test_<id>_*.py``
 belongs to exercise ``<id>``. Graders receive an :class:`Implementation` of that exercise:
 
 * ``reference`` -- the functions from ``src/miniagent`` (``module:function`` in course.toml);
 * ``learner``   -- the functions from the learner's ``exercises/<file>.py``;
-* ``mutant:<path>`` -- the reference, with the functions a known-wrong file defines swapped in.
+* ``mutant:<name>`` -- the reference, with one function replaced by a known-wrong version: a patch
+  of its source, listed in ``tests/course/mutants/mutants.toml`` (see :mod:`.mutants`).
 
 Learner and mutant files are compiled from their text and executed in a fresh module: grading never
 imports them through ``sys.path`` and never writes next to them (no ``__pycache__``).
@@ -17,16 +18,23 @@ from __future__ import annotations
 import ast
 import importlib
 import os
-import shutil
-import subprocess
+import re
 import sys
 import traceback
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from miniagent_course.grading.mutants import (
+    Mutant,
+    PatchError,
+    maker_with_inner,
+    patched_function,
+    read_mutants,
+    target_function,
+)
 from miniagent_course.text import language, say
 from miniagent_course.todo import NotStarted
 
@@ -37,6 +45,7 @@ else:  # pragma: no cover - Python 3.10
 
 COURSE_FILE = "course.toml"
 ROOT_ENV = "MINIAGENT_COURSE_ROOT"
+NOTEBOOK_IMPL_ENV = "MINIAGENT_NOTEBOOK_IMPL"  # "reference": notebooks use the reference
 
 
 @dataclass(frozen=True)
@@ -46,18 +55,6 @@ class GradedFunction:
     name: str
     reference: str  # "miniagent.prebuilt.chat_agent_executor:_get_state_value"
     upstream: str  # "langgraph.prebuilt.chat_agent_executor:_get_state_value"
-
-
-@dataclass(frozen=True)
-class Mutant:
-    """A known-wrong implementation that at least one grader must reject."""
-
-    file: str
-    why: str
-
-    @property
-    def name(self) -> str:
-        return Path(self.file).stem
 
 
 @dataclass(frozen=True)
@@ -80,10 +77,14 @@ class Course:
 
     root: Path
     exercises: tuple[Exercise, ...]
+    stubs: str | None = None  # the folder of pristine stubs, relative to root (course.toml)
 
     def exercise(self, exercise_id: str) -> Exercise:
+        """The exercise a learner names: ``day05``, ``day5``, ``05`` and ``5`` are the same."""
+        number = re.fullmatch(r"(?:day)?0*(\d+)", exercise_id.strip().lower())
+        wanted = f"day{int(number.group(1)):02d}" if number else exercise_id
         for exercise in self.exercises:
-            if exercise.id == exercise_id:
+            if exercise.id == wanted:
                 return exercise
         known = ", ".join(e.id for e in self.exercises)
         raise KeyError(say("course.unknown_exercise", day=exercise_id, known=known))
@@ -96,13 +97,18 @@ class Course:
         name = Path(path).name
         return next((e for e in self.exercises if name.startswith(f"test_{e.id}_")), None)
 
-    def mutant(self, file: str) -> tuple[Exercise, Mutant]:
-        wanted = self.relative(file)
-        for exercise in self.exercises:
-            for mutant in exercise.mutants:
-                if mutant.file == wanted:
-                    return exercise, mutant
-        raise KeyError(say("course.unknown_mutant", file=file))
+    def mutant(self, wanted: str) -> tuple[Exercise, Mutant]:
+        """A mutant by key (``day05_wrong_error``), by name if unique, or a whole file's path."""
+        path = self.relative(wanted)
+        found = [
+            (exercise, mutant)
+            for exercise in self.exercises
+            for mutant in exercise.mutants
+            if wanted in (mutant.key, mutant.name) or (mutant.file and mutant.file == path)
+        ]
+        if len(found) != 1:
+            raise KeyError(say("course.unknown_mutant", file=wanted))
+        return found[0]
 
     def relative(self, path: str | os.PathLike[str]) -> str:
         """``path`` relative to the course root, with forward slashes (as course.toml writes it)."""
@@ -131,11 +137,12 @@ def load_course(root: str | os.PathLike[str] | None = None, lang: str | None = N
         raise FileNotFoundError(say("course.no_course_file", cwd=Path.cwd()))
     data = tomllib.loads((found / COURSE_FILE).read_text(encoding="utf-8"))
     lang = lang or language()
-    exercises = tuple(_exercise(entry, lang) for entry in data.get("exercises", []))
-    return Course(root=found, exercises=exercises)
+    mutants = read_mutants(found)
+    exercises = tuple(_exercise(entry, lang, mutants) for entry in data.get("exercises", []))
+    return Course(root=found, exercises=exercises, stubs=data.get("stubs"))
 
 
-def _exercise(entry: dict[str, Any], lang: str) -> Exercise:
+def _exercise(entry: dict[str, Any], lang: str, mutants: tuple[Mutant, ...]) -> Exercise:
     translated = entry.get(lang, {}) if lang != "en" else {}
     return Exercise(
         id=entry["id"],
@@ -145,7 +152,7 @@ def _exercise(entry: dict[str, Any], lang: str) -> Exercise:
         file=entry["file"],
         functions=tuple(GradedFunction(**f) for f in entry.get("functions", [])),
         hints=tuple(translated.get("hints", entry.get("hints", []))),
-        mutants=tuple(Mutant(**m) for m in entry.get("mutants", [])),
+        mutants=tuple(m for m in mutants if m.day == entry["id"]),
     )
 
 
@@ -162,8 +169,8 @@ class Implementation:
 
     kind: str  # "reference" | "learner" | "mutant"
     label: str  # the test id: "reference", "learner", "mutant-day00_always_get"
-    exercise: Exercise
-    functions: dict[str, Callable[..., Any]]
+    exercise: Exercise = field(repr=False)
+    functions: dict[str, Callable[..., Any]] = field(repr=False)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         try:
@@ -221,14 +228,18 @@ def _traceback_in(error: BaseException, filename: str) -> str:
 
 
 def parse_impl_option(value: str, course: Course) -> list[str]:
-    """``--impl`` -> specs: ``reference``, ``learner``, ``mutant:<path>``; ``mutants`` = all."""
+    """``--impl`` -> specs: ``reference``, ``learner``, ``mutant:<key>``; ``mutants`` = all.
+
+    ``mutant:`` takes a mutant's key (``day00_or_default``), its name if unique, or the path of
+    a whole-file mutant; the spec always carries the key.
+    """
     specs: list[str] = []
     for part in (p.strip() for p in value.split(",")):
         if part == "mutants":
-            specs += [f"mutant:{m.file}" for e in course.exercises for m in e.mutants]
+            specs += [f"mutant:{m.key}" for e in course.exercises for m in e.mutants]
         elif part.startswith("mutant:"):
-            course.mutant(part.removeprefix("mutant:"))  # fail early on an unknown mutant
-            specs.append("mutant:" + course.relative(part.removeprefix("mutant:")))
+            _, mutant = course.mutant(part.removeprefix("mutant:"))  # fails early if unknown
+            specs.append(f"mutant:{mutant.key}")
         elif part in ("reference", "learner"):
             specs.append(part)
         elif part:
@@ -237,10 +248,8 @@ def parse_impl_option(value: str, course: Course) -> list[str]:
 
 
 def impl_label(spec: str) -> str:
-    """The test id of a spec: ``mutant:tests/course/mutants/day00/day00_x.py`` -> ``mutant-day00_x``."""
-    return (
-        f"mutant-{Path(spec.removeprefix('mutant:')).stem}" if spec.startswith("mutant:") else spec
-    )
+    """The test id of a spec: ``mutant:day00_x`` -> ``mutant-day00_x``."""
+    return f"mutant-{spec.removeprefix('mutant:')}" if spec.startswith("mutant:") else spec
 
 
 def impl_kind(spec: str) -> str:
@@ -266,16 +275,51 @@ def load_implementation(course: Course, exercise: Exercise, spec: str) -> Implem
     reference = {f.name: import_target(f.reference) for f in exercise.functions}
     if spec == "reference":
         return Implementation("reference", "reference", exercise, reference)
-    display = spec.removeprefix("mutant:")
-    module = load_module(course.root / display, display, f"_miniagent_{impl_label(spec)}")
-    mutated = {name: getattr(module, name) for name in reference if hasattr(module, name)}
+    _, mutant = course.mutant(spec.removeprefix("mutant:"))
+    mutated = load_mutant(course, exercise, mutant)
     return Implementation("mutant", impl_label(spec), exercise, {**reference, **mutated})
 
 
+def load_mutant(
+    course: Course, exercise: Exercise, mutant: Mutant
+) -> dict[str, Callable[..., Any]]:
+    """The functions ``mutant`` replaces: its patch of the reference, or what its file defines."""
+    if mutant.file:
+        module = load_module(course.root / mutant.file, mutant.file, f"_miniagent_{mutant.key}")
+        names = [f.name for f in exercise.functions]
+        return {name: getattr(module, name) for name in names if hasattr(module, name)}
+    graded = next((f for f in exercise.functions if f.name == mutant.function), None)
+    try:
+        if graded is None:
+            raise PatchError(f"{exercise.id} grades no function {mutant.function!r}")
+        reference = import_target(graded.reference)
+        if not mutant.target:
+            return {graded.name: patched_function(reference, mutant.patches, mutant.key)}
+        inner = target_function(mutant.target)
+        patched = patched_function(inner, mutant.patches, mutant.key)
+        return {graded.name: maker_with_inner(reference, inner.__name__, patched)}
+    except PatchError as error:
+        if error.anchor is None:
+            detail = str(error)
+            raise ExerciseLoadError(say("load.mutant", mutant=mutant.key, detail=detail)) from None
+        anchor = error.anchor.rstrip("\n")
+        raise ExerciseLoadError(
+            say("load.mutant_anchor", mutant=mutant.key, target=error, n=error.count, anchor=anchor)
+        ) from None
+
+
 def load_learner(exercise_id: str, root: str | os.PathLike[str] | None = None) -> Implementation:
-    """The learner's current code for one exercise, read fresh from disk (for notebooks)."""
+    """The learner's current code for one exercise, read fresh from disk (for notebooks).
+
+    With ``MINIAGENT_NOTEBOOK_IMPL=reference`` (set by the package's notebook tests) it is the
+    reference instead, so testing the notebooks never runs a learner's unfinished code.
+    """
     course = load_course(root)
-    return load_implementation(course, course.exercise(exercise_id), "learner")
+    exercise = course.exercise(exercise_id)
+    if os.environ.get(NOTEBOOK_IMPL_ENV) == "reference":
+        return load_implementation(course, exercise, "reference")
+    ensure_workspace(course)
+    return load_implementation(course, exercise, "learner")
 
 
 def not_started_in(error: BaseException | None) -> NotStarted | None:
@@ -361,34 +405,42 @@ def todo_line(path: Path, exercise_id: str) -> int | None:
 
 
 class PristineStubError(Exception):
-    """The original stub of an exercise cannot be found (no git, no history...)."""
+    """The original stub of an exercise cannot be found."""
+
+
+def stub_path(course: Course, exercise: Exercise) -> Path | None:
+    """Where the pristine stub of ``exercise`` ships: ``<stubs>/<file name>`` (course.toml)."""
+    return course.root / course.stubs / Path(exercise.file).name if course.stubs else None
 
 
 def pristine_stub(course: Course, exercise: Exercise) -> str:
-    """The exercise file as the course shipped it: its newest committed version that is a stub.
+    """The exercise file as the course ships it, read from the stubs beside the tooling.
 
-    Walking back through ``git log`` skips commits where you saved your own work, and picks up
-    course updates to the stub. Needs git and the repository's history.
+    Needs no git: a course downloaded as a zip restores its stubs the same way.
     """
-    git = shutil.which("git")
-    if git is None:
-        raise PristineStubError(say("reset.no_git", file=exercise.file))
-    log = subprocess.run(
-        [git, "-C", str(course.root), "log", "--format=%H", "--", exercise.file],
-        capture_output=True,
-        text=True,
-    )
-    if log.returncode != 0:
-        raise PristineStubError(
-            say("reset.no_history", file=exercise.file, detail=log.stderr.strip())
-        )
-    for commit in log.stdout.split():
-        shown = subprocess.run(
-            [git, "-C", str(course.root), "show", f"{commit}:./{exercise.file}"],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-        )
-        if shown.returncode == 0 and not stub_problems(shown.stdout, exercise):
-            return shown.stdout
-    raise PristineStubError(say("reset.no_stub_in_history", file=exercise.file))
+    path = stub_path(course, exercise)
+    if path is None or not path.is_file():
+        stub = course.relative(path) if path else "(no `stubs` folder in course.toml)"
+        raise PristineStubError(say("reset.no_stub", file=exercise.file, stub=stub))
+    return path.read_text(encoding="utf-8")
+
+
+def ensure_workspace(course: Course) -> list[str]:
+    """Create each missing exercise file from its stub; never touch one that exists.
+
+    ``exercises/`` is the learner's own (git ignores it), so the first course command of a fresh
+    checkout lays it out. Returns the files created, as course.toml names them.
+    """
+    created = []
+    for exercise in course.exercises:
+        target = course.root / exercise.file
+        if target.exists():
+            continue
+        try:
+            stub = pristine_stub(course, exercise)
+        except PristineStubError:
+            continue  # nothing to lay out; grading says the file is missing
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(stub, encoding="utf-8")
+        created.append(exercise.file)
+    return created

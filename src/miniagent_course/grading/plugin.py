@@ -5,16 +5,24 @@ runs it once per implementation named by ``--impl`` (default ``reference,learner
 ids read ``test_x[reference]`` and ``test_x[learner]``:
 
 * a learner function that still raises ``NotStarted`` turns its test into a "not started" skip
-  (a failure under ``--strict-exercises``); anything else it raises is a normal failure;
-* a learner file that does not load fails that exercise's graders, with the reason, and only them;
-* every grader gets a per-test timeout (``--grader-timeout``, via pytest-timeout);
+  (a failure under ``--strict-exercises``); anything else it raises is a normal failure, reported
+  to the learner as the call that failed, what came back and what was expected (``explain``);
+* one problem, one message: a learner file that does not load fails the day's first grader with
+  the reason (file, line, caret), and a grader that runs past ``--grader-timeout`` fails with the
+  timeout; the day's remaining graders are then "not run", so an endless loop costs one timeout
+  per day. The time limit works without POSIX signals (``timeout``), the same on every system;
 * the run ends with a course progress table; ``--grade-report FILE.json`` writes a Gradescope
   ``results.json``.
+
+The README's plain ``pytest`` is the learner's run (``testpaths``: the graders and a few checks
+that the checkout is sound): it grades ``exercises/`` and prints little besides the table. The
+contributors' run names ``tests`` and ``--impl=reference``.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import time
 from pathlib import Path
@@ -27,6 +35,7 @@ from miniagent_course.grading.course import (
     Exercise,
     ExerciseLoadError,
     Implementation,
+    ensure_workspace,
     find_root,
     impl_kind,
     impl_label,
@@ -37,13 +46,16 @@ from miniagent_course.grading.course import (
     spec_exercise,
     todo_line,
 )
+from miniagent_course.grading.explain import LastCall, explain, recorded, summary
 from miniagent_course.grading.report import (
     SEVERITY,
     Record,
     course_results,
     gradescope,
     progress_lines,
+    short_name,
 )
+from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
 from miniagent_course.text import say
 
 PROPERTY = "miniagent"  # the key of our entry in report.user_properties (travels through xdist)
@@ -52,7 +64,7 @@ SESSION = "miniagent-grading-session"  # the name the GradingSession plugin obje
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("miniagent", say("plugin.group"))
-    group.addoption("--impl", default="reference,learner", help=say("plugin.help_impl"))
+    group.addoption("--impl", default="learner", help=say("plugin.help_impl"))
     group.addoption("--strict-exercises", action="store_true", help=say("plugin.help_strict"))
     group.addoption("--grade-report", metavar="FILE.json", help=say("plugin.help_grade_report"))
     group.addoption("--grader-timeout", type=float, default=10.0, help=say("plugin.help_timeout"))
@@ -60,17 +72,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--course-results", metavar="FILE.json", help=argparse.SUPPRESS)
 
 
+@pytest.hookimpl(tryfirst=True)  # before the terminal reporter reads the options set below
 def pytest_configure(config: pytest.Config) -> None:
     root = config.getoption("course_root") or find_root(config.rootpath)
     try:
         course = load_course(root) if root else None
     except FileNotFoundError:
         course = None
+    if _learner_run(config):
+        config.option.reportchars = ""  # the progress table says it all; failures are explained
     try:
         specs = parse_impl_option(config.getoption("impl"), course) if course else []
     except (KeyError, ValueError) as error:
         raise pytest.UsageError(error.args[0]) from None
-    config.pluginmanager.register(GradingSession(config, course, specs), SESSION)
+    session = GradingSession(config, course, specs)
+    if course is not None and not hasattr(config, "workerinput") and "learner" in specs:
+        session.created = ensure_workspace(course)
+    config.pluginmanager.register(session, SESSION)
     for exercise in course.exercises if course else ():
         config.addinivalue_line("markers", f"{exercise.id}: {exercise.title}")
 
@@ -85,8 +103,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if course is None or exercise is None:
         pytest.fail(say("plugin.not_a_grader", path=metafunc.definition.path), pytrace=False)
     marks = [getattr(pytest.mark, exercise.id)]  # so `pytest -m day00` selects one day
-    if metafunc.config.pluginmanager.hasplugin("timeout"):
-        marks.append(pytest.mark.timeout(session.timeout))
     params = [
         pytest.param(spec, id=impl_label(spec), marks=marks)
         for spec in session.specs
@@ -113,10 +129,16 @@ def impl(request: pytest.FixtureRequest) -> Implementation:
     assert session.course is not None
     exercise = session.course.exercise_for_grader(request.node.path)
     assert exercise is not None
+    key = (exercise.id, request.param)
+    if key in session.blocked:  # an earlier grader of this day timed out, or the file is broken
+        session.not_run.add(request.node.nodeid)
+        pytest.skip(session.blocked[key])
     try:
         return session.implementation(exercise, request.param)
     except ExerciseLoadError as error:
-        pytest.fail(str(error), pytrace=False)
+        session.blocked[key] = say("grading.not_run_load", day=exercise.id, file=exercise.file)
+        message = str(error)
+    pytest.fail(message, pytrace=False)  # outside `except`: no "During handling of..." chain
 
 
 class GradingSession:
@@ -131,20 +153,67 @@ class GradingSession:
         self.started = time.monotonic()
         self.loaded: dict[tuple[str, str], Implementation | ExerciseLoadError] = {}
         self.records: dict[str, Record] = {}
+        self.blocked: dict[tuple[str, str], str] = {}  # (day, spec) -> why the rest is not run
+        self.not_run: set[str] = set()  # node ids skipped because of ``blocked``
+        self.explained: set[tuple[str, str]] = set()  # (day, spec) whose first failure was shown
+        self.last_calls: dict[tuple[str, str], LastCall] = {}
+        self.created: list[str] = []  # exercise files laid out from their stubs at start
 
     def implementation(self, exercise: Exercise, spec: str) -> Implementation:
         """Load each implementation once per session; a load error is remembered too."""
         key = (exercise.id, spec)
         if key not in self.loaded:
             assert self.course is not None
-            try:
-                self.loaded[key] = load_implementation(self.course, exercise, spec)
+            try:  # the learner's module-level code runs here: it gets the time limit too
+                self.loaded[key] = self._recorded(
+                    call_with_timeout(
+                        load_implementation,
+                        {"course": self.course, "exercise": exercise, "spec": spec},
+                        self.timeout,
+                    )
+                )
+            except GraderTimeout:
+                file = exercise.file if spec == "learner" else spec.removeprefix("mutant:")
+                self.loaded[key] = ExerciseLoadError(
+                    say("load.timeout", file=file, seconds=self.timeout)
+                )
             except ExerciseLoadError as error:
                 self.loaded[key] = error
         found = self.loaded[key]
         if isinstance(found, ExerciseLoadError):
             raise found
         return found
+
+    def _recorded(self, implementation: Implementation) -> Implementation:
+        """The learner's functions, wrapped so a failure can show their last call."""
+        if implementation.kind != "learner":
+            return implementation
+        last = self.last_calls.setdefault((implementation.exercise.id, "learner"), LastCall())
+        implementation.functions = {
+            name: recorded(function, last) for name, function in implementation.functions.items()
+        }
+        return implementation
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> bool | None:
+        """Run a grader under the time limit; after a timeout the day's other graders skip."""
+        spec = _spec(pyfuncitem)
+        if spec is None or inspect.iscoroutinefunction(pyfuncitem.obj):
+            return None
+        assert self.course is not None
+        exercise = self.course.exercise_for_grader(pyfuncitem.path)
+        assert exercise is not None
+        last = self.last_calls.get((exercise.id, spec))
+        if last is not None:
+            last.clear()
+        names = pyfuncitem._fixtureinfo.argnames
+        arguments = {name: pyfuncitem.funcargs[name] for name in names}
+        try:
+            call_with_timeout(pyfuncitem.obj, arguments, self.timeout)
+        except GraderTimeout:
+            self.blocked[(exercise.id, spec)] = say("grading.not_run_timeout", day=exercise.id)
+            raise
+        return True
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
@@ -156,18 +225,40 @@ class GradingSession:
             return report
         entry = {"exercise": exercise.id, "impl": impl_label(spec), "kind": impl_kind(spec)}
         entry["status"] = report.outcome
+        if item.nodeid in self.not_run and report.skipped:
+            entry["status"] = "not_run"
         if report.failed and call.excinfo is not None:
             entry["status"] = "failed" if call.when == "call" else "error"
             error = call.excinfo.value
             if call.when == "call" and impl_kind(spec) == "learner" and not_started_in(error):
                 entry["status"] = "not_started"
                 self._not_started(report, exercise)
-            elif str(error).startswith("Timeout"):  # pytest-timeout's "Timeout >10.0s"
-                explain = say("grading.timeout", seconds=self.timeout, day=exercise.id)
-                report.sections.append((say("grading.timeout_title"), explain))
-                entry["message"] = explain
+            elif isinstance(error, GraderTimeout):
+                text = say("grading.timeout", seconds=self.timeout, day=exercise.id)
+                report.longrepr = text
+                entry["message"] = text.splitlines()[0]
+            elif call.when == "call" and impl_kind(spec) == "learner":
+                report.longrepr = self._explain(item, exercise, spec, error)
+                entry["message"] = summary(error)
         report.user_properties.append((PROPERTY, entry))
         return report
+
+    def _explain(self, item: pytest.Item, exercise: Exercise, spec: str, error: Any) -> str:
+        """The learner's report: in full for the day's first failure, in one line after it."""
+        assert self.course is not None
+        text = explain(
+            day=exercise.id,
+            test=short_name(item.nodeid),
+            grader=Path(item.path),
+            root=self.course.root,
+            learner_file=self.course.root / exercise.file,
+            error=error,
+            last=self.last_calls.get((exercise.id, spec)),
+        )
+        if (exercise.id, spec) in self.explained:
+            return say("explain.again", test=short_name(item.nodeid), detail=summary(error))
+        self.explained.add((exercise.id, spec))
+        return text
 
     def _not_started(self, report: pytest.TestReport, exercise: Exercise) -> None:
         assert self.course is not None
@@ -199,6 +290,10 @@ class GradingSession:
         if self.course is None or not self.records:
             return
         terminalreporter.write_sep("=", say("table.title"))
+        if self.created:
+            terminalreporter.write_line(
+                say("workspace.created", count=len(self.created), folder="exercises/")
+            )
         for line in progress_lines(self.course, list(self.records.values()), self.strict):
             terminalreporter.write_line(line)
 
@@ -216,6 +311,11 @@ class GradingSession:
             _write_json(
                 self.config.getoption("grade_report"), gradescope(self.course, records, duration)
             )
+
+
+def _learner_run(config: pytest.Config) -> bool:
+    """A plain ``pytest`` (arguments from ``testpaths``): the learner's run."""
+    return getattr(config, "args_source", None) == pytest.Config.ArgsSource.TESTPATHS
 
 
 def _session(config: pytest.Config) -> GradingSession:

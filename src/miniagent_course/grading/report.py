@@ -15,7 +15,8 @@ from miniagent_course.grading.course import Course, Exercise
 from miniagent_course.text import say
 
 # The worst outcome of a test's phases wins: a passing call with a failing teardown is an error.
-SEVERITY = {"passed": 0, "skipped": 1, "not_started": 2, "failed": 3, "error": 4}
+# "not_run": skipped because an earlier grader of the same day timed out or the file did not load.
+SEVERITY = {"passed": 0, "skipped": 1, "not_run": 2, "not_started": 2, "failed": 3, "error": 4}
 
 
 @dataclass
@@ -61,12 +62,15 @@ class Tally:
 
     def describe(self) -> str:
         """The status in words: "done", "failing 2 of 9", "not started"..."""
-        return say(
+        text = say(
             f"status.{self.status}",
             n=self.failing,
             passed=self.counts["passed"],
             m=self.total,
         )
+        if self.counts["not_run"]:
+            text += say("status.not_run", k=self.counts["not_run"])
+        return text
 
 
 def short_name(nodeid: str) -> str:

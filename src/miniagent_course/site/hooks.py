@@ -30,6 +30,7 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
+from miniagent_course.grading.course import NOTEBOOK_IMPL_ENV
 from miniagent_course.site import fences as site_fences
 from miniagent_course.text import catalog
 
@@ -159,6 +160,9 @@ def on_config(config):
 
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
+        # The site shows the reference in "your turn" cells: building it never runs a learner's
+        # unfinished code (the kernels inherit this environment).
+        os.environ[NOTEBOOK_IMPL_ENV] = "reference"
         cache = Path(jupyter.config["cache_dir"])
         base = cache if cache.is_absolute() else project / cache
         jupyter.config["cache_dir"] = str(base / _source_hash(project))

@@ -14,12 +14,15 @@ nbclient = pytest.importorskip("nbclient")
 nbformat = pytest.importorskip("nbformat")
 
 NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
-CELL_TIMEOUT = 60  # seconds per cell
+CELL_TIMEOUT = 30  # seconds per cell: an endless loop fails that cell, not the whole run
 
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
-def test_notebook_runs(path):
+def test_notebook_runs(path, monkeypatch):
+    # "Your turn" cells read the learner's file; here they get the reference, so the package's
+    # tests never run a learner's unfinished code (the kernel inherits this environment).
+    monkeypatch.setenv("MINIAGENT_NOTEBOOK_IMPL", "reference")
     notebook = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
         notebook,

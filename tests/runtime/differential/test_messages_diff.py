@@ -29,6 +29,7 @@ from langchain_core.utils.json import parse_partial_json as lc_parse_partial_jso
 
 import miniagent.graph.message as mini_graph_message  # noqa: E402
 import miniagent.messages as mini_messages  # noqa: E402
+from miniagent.messages.utils import _convert_to_message as mini_convert  # noqa: E402
 
 NAMES = [
     "AIMessage",
@@ -52,7 +53,7 @@ UP = SimpleNamespace(
 )
 MINI = SimpleNamespace(
     **{n: getattr(mini_messages, n) for n in NAMES},
-    convert=mini_messages._convert_to_message,
+    convert=mini_convert,
     add_messages=mini_graph_message.add_messages,
     REMOVE_ALL=mini_graph_message.REMOVE_ALL_MESSAGES,
     parse_partial_json=mini_messages.parse_partial_json,
@@ -383,12 +384,7 @@ def _build(M: SimpleNamespace, spec: tuple) -> Any:
 def _run(M: SimpleNamespace, updates: list[list[tuple]]) -> list[tuple]:
     counter = itertools.count()
     trace = []
-    with (
-        mock.patch.object(uuid, "uuid4", lambda: uuid.UUID(int=next(counter))),
-        mock.patch.object(
-            mini_graph_message, "_new_message_id", lambda: str(uuid.UUID(int=next(counter)))
-        ),
-    ):
+    with mock.patch.object(uuid, "uuid4", lambda: uuid.UUID(int=next(counter))):
         history = M.add_messages([], [])
         for update in updates:
             try:

@@ -293,7 +293,7 @@ def test_single_message_input_is_rejected_by_both() -> None:
     mini = outcome(lambda: M.FakeToolCallingModel().invoke(MiniHumanMessage("hi")))
     up = outcome(lambda: U.FakeToolCallingModel().invoke(UpHumanMessage("hi")))
     assert mini[0] == up[0] == "error"
-    mini_text = mini[1][1].replace("miniagent.messages", "<module>")
+    mini_text = mini[1][1].replace("miniagent.messages.human", "<module>")
     up_text = up[1][1].replace("langchain_core.messages.human", "<module>")
     assert mini_text == up_text
 

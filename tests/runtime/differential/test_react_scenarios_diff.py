@@ -363,8 +363,8 @@ def validate_generated_history(ns, entries):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(HISTORY_ENTRY, max_size=12))
 def test_09_validate_chat_history_on_generated_histories(entries):
-    """miniagent walks the history once where upstream has two comprehensions: same outcome
-    (None, or the same error text) on any history, chunks and unanswerable ``None`` ids too."""
+    """Same outcome as upstream (None, or the same error text) on any history, chunks and
+    unanswerable ``None`` ids too."""
     assert_same(validate_generated_history, entries=entries)
 
 

@@ -1,90 +1,186 @@
-"""miniagent's ``prebuilt/chat_agent_executor.py`` mirrors upstream's function by function.
+"""miniagent's lesson code is upstream's code, function by function.
 
-The lessons put the two files side by side, and Day 07 says that apart from the string-model
-branch of ``create_react_agent``, ``_validate_chat_history`` is the one function whose code
-differs. This test keeps that true: every function (nested ones included) must have upstream's
-name and, docstrings and annotations aside, upstream's code, unless it is listed below with
-the reason it differs.
+Compared (see ``source_shapes.py`` for how): every function of ``prebuilt/chat_agent_executor.py``
+and ``prebuilt/tool_node.py``, ``add_messages`` and its helpers in ``graph/message.py``, and every
+*covered* function, found from the course itself: the snippet sections the lesson pages include
+and the graded functions of ``course.toml``. Inner functions (``create_react_agent.call_model``)
+compare by qualname. Docstrings and annotations aside, each must have its upstream twin's code,
+unless ``EXPECTED_DIFFERENCES`` names the upstream feature the miniature leaves out.
 """
 
 from __future__ import annotations
 
-import ast
-import copy
-import inspect
+import re
+import textwrap
 import warnings
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("langgraph")
 
-MINI_FILE = Path(__file__).parents[3] / "src/miniagent/prebuilt/chat_agent_executor.py"
+import source_shapes as shapes  # noqa: E402  (after the importorskip)
 
-# function -> why miniagent's code differs from upstream's (langgraph-prebuilt 1.1.3)
+# function (``module:qualname``) or lesson fragment (``src/...py:section``) -> the upstream
+# feature the miniature leaves out, which is why its code differs. A speed shortcut is never a
+# reason: lesson code is upstream's code.
 EXPECTED_DIFFERENCES = {
-    "_validate_chat_history": "one walk over the history instead of two comprehensions (speed)",
-    "create_react_agent": "a str model goes to miniagent.chat_models.init_chat_model, with its "
-    "own ImportError text; MISSING is a local sentinel; `warnings` is imported where it is used",
+    "miniagent.prebuilt.chat_agent_executor:create_react_agent": (
+        "no langgraph.warnings: no @deprecated(LangGraphDeprecatedSinceV10) decorator, and the "
+        "config_schema warning spells out that class's text; no langchain init_chat_model "
+        "behind '<provider>:<model>' model strings"
+    ),
+    "src/miniagent/prebuilt/chat_agent_executor.py:create_react_agent_static_model": (
+        "no langchain init_chat_model behind '<provider>:<model>' model strings"
+    ),
+    "miniagent.graph.pregel:PregelLoop.tick": (
+        "no checkpoint saved at each step (_prepare_tasks_and_emit_checkpoint), no replay of "
+        "pending writes, no drain control, no debug 'tasks' stream; an interrupted run resumes "
+        "from the loop's own state, not from checkpoint versions"
+    ),
+    "miniagent.graph.pregel:PregelLoop.finish": (
+        "no SyncPregelLoop/AsyncPregelLoop driven by Pregel.stream/astream: upstream raises the "
+        "recursion error in Pregel.stream (pregel/main.py:3119), the miniature in its one loop"
+    ),
 }
 
+NOT_A_FEATURE = re.compile(r"speed|fast|perf|slow|optimi", re.I)
 
-class _Hollow(ast.NodeTransformer):
-    """Drop what is not code to compare: annotations, and the bodies of nested functions
-    (each nested function is compared on its own)."""
-
-    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
-        return ast.Pass()
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
-        node.annotation = ast.Constant(None)
-        return self.generic_visit(node)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    TARGETS, FRAGMENTS = shapes.all_targets()
 
 
-def _shapes(source: str) -> dict[str, str]:
-    """name -> the function's statements, without its docstring, annotations and nested
-    functions."""
-    shapes = {}
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        body = node.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-            body = body[1:]  # the docstring
-        hollow = _Hollow().visit(ast.Module(body=copy.deepcopy(body), type_ignores=[]))
-        shapes.setdefault(node.name, ast.dump(hollow))
-    return shapes
+def reason_problem(reason: str) -> str | None:
+    """Why an exemption's reason is not acceptable, or None."""
+    if not reason.strip():
+        return "gives no reason"
+    if m := NOT_A_FEATURE.search(reason):
+        return f"gives a speed reason ({m.group(0)!r}); name the upstream feature left out"
+    return None
 
 
-def _upstream_source() -> str:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import langgraph.prebuilt.chat_agent_executor as upstream
-    return inspect.getsource(upstream)
+@pytest.mark.parametrize("key", sorted(TARGETS))
+def test_function_has_upstream_code(key):
+    problem = shapes.compare(TARGETS[key])
+    if key in EXPECTED_DIFFERENCES:
+        assert problem, f"{key} now matches upstream: drop it from EXPECTED_DIFFERENCES"
+    elif problem:
+        pytest.fail(problem, pytrace=False)
 
 
-MINI = _shapes(MINI_FILE.read_text(encoding="utf-8"))
-UPSTREAM = _shapes(_upstream_source())
+@pytest.mark.parametrize("spec", sorted(FRAGMENTS))
+def test_lesson_fragment_is_upstream_code(spec):
+    problem = shapes.compare_fragment(FRAGMENTS[spec])
+    if spec in EXPECTED_DIFFERENCES:
+        assert problem, f"{spec} now matches upstream: drop it from EXPECTED_DIFFERENCES"
+    elif problem:
+        pytest.fail(problem, pytrace=False)
 
 
-def test_every_function_has_an_upstream_namesake():
-    assert set(MINI) - set(UPSTREAM) == set()
+def test_every_exemption_names_an_omitted_feature_of_something_compared():
+    problems = [
+        f"{key}: {why}"
+        for key, reason in EXPECTED_DIFFERENCES.items()
+        for why in [
+            reason_problem(reason),
+            None if key in TARGETS or key in FRAGMENTS else "is no longer compared (stale)",
+        ]
+        if why
+    ]
+    assert problems == []
 
 
-def test_functions_have_upstream_code_except_the_listed_ones():
-    differ = {name for name in MINI if MINI[name] != UPSTREAM.get(name)}
-    assert differ == set(EXPECTED_DIFFERENCES)
+def test_a_speed_reason_is_rejected():
+    assert reason_problem("one walk over the history instead of two (speed)")
+    assert reason_problem("Faster: skips the thread pool")
+    assert reason_problem("better performance")
+    assert reason_problem(" ")
+    assert reason_problem("no async path") is None
 
 
-def test_the_comparison_sees_a_one_character_change_and_ignores_docstrings():
-    source = MINI_FILE.read_text(encoding="utf-8")
-    off_by_one = _shapes(
-        source.replace(
-            "remaining_steps < 2 and has_tool_calls", "remaining_steps <= 2 and has_tool_calls", 1
-        )
+def test_the_covered_functions_come_from_lessons_and_course_toml(tmp_path):
+    """Discovery on a small made-up course: a fence and an include, a section holding a
+    function with an inner one, a section holding a few statements, a graded inner function."""
+    src = tmp_path / "src/miniagent/prebuilt/chat_agent_executor.py"
+    src.parent.mkdir(parents=True)
+    src.write_text(
+        textwrap.dedent(
+            """\
+            # --8<-- [start:outer]
+            def outer(x):
+                def inner(y):
+                    return y
+                return inner(x)
+            # --8<-- [end:outer]
+
+            def other():
+                # --8<-- [start:piece]
+                a = 1
+                # --8<-- [end:piece]
+                return a
+            """
+        ),
+        encoding="utf-8",
     )
-    assert off_by_one["_are_more_steps_needed"] != MINI["_are_more_steps_needed"]
-    reworded = _shapes(source.replace("Too few steps left", "Not enough steps left", 1))
-    assert reworded["_are_more_steps_needed"] == MINI["_are_more_steps_needed"]
+    days = tmp_path / "course/days"
+    days.mkdir(parents=True)
+    (days / "day01.md").write_text(
+        '=== "mini"\n\n    ```mini\n    src/miniagent/prebuilt/chat_agent_executor.py:outer\n'
+        '    ```\n\n```python\n--8<-- "src/miniagent/prebuilt/chat_agent_executor.py:piece"\n```\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "course.toml").write_text(
+        '[[exercises]]\nid = "day01"\ntitle = "t"\nlesson = "l"\nnotebook = "n"\nfile = "f"\n'
+        '[[exercises.functions]]\nname = "make_inner"\n'
+        'reference = "miniagent_course.grading.inner.day01:make_inner"\n'
+        'upstream = "langgraph.prebuilt.chat_agent_executor:outer.inner"\n',
+        encoding="utf-8",
+    )
+    targets, fragments = shapes.lesson_targets(tmp_path)
+    assert [(t.module, t.qualname, t.upstream_module) for t in targets] == [
+        ("miniagent.prebuilt.chat_agent_executor", q, "langgraph.prebuilt.chat_agent_executor")
+        for q in ("outer", "outer.inner")
+    ]
+    assert [(f.spec, [type(s).__name__ for s in f.statements]) for f in fragments] == [
+        ("src/miniagent/prebuilt/chat_agent_executor.py:piece", ["Assign"])
+    ]
+    [graded] = shapes.graded_targets(tmp_path)
+    assert graded.key == "miniagent.prebuilt.chat_agent_executor:outer.inner"
+    assert graded.upstream_qualname == "outer.inner"
+
+
+def test_the_real_course_is_discovered():
+    """Every lesson section and graded function is compared (none silently dropped)."""
+    lessons, fragments = shapes.lesson_targets()
+    graded = shapes.graded_targets()
+    assert lessons and graded
+    assert {t.key for t in lessons + graded} <= set(TARGETS)
+
+
+def test_the_comparison_sees_a_one_character_change_and_ignores_docstrings(tmp_path):
+    source = shapes.mini_path("miniagent.prebuilt.chat_agent_executor").read_text(encoding="utf-8")
+    real = shapes.functions(shapes.mini_path("miniagent.prebuilt.chat_agent_executor"))
+    name = "create_react_agent._are_more_steps_needed"
+
+    def shape_of(text: str, file: str):
+        path = tmp_path / file
+        path.write_text(text, encoding="utf-8")
+        return shapes.shape(shapes.functions(path)[name])
+
+    old, new = "remaining_steps < 2 and has_tool_calls", "remaining_steps <= 2 and has_tool_calls"
+    assert old in source
+    off_by_one = shape_of(source.replace(old, new, 1), "off_by_one.py")
+    assert not shapes.same(off_by_one, shapes.shape(real[name]))
+    shown = shapes.diff(off_by_one, shapes.shape(real[name]), "changed", "real")
+    lines = shown.splitlines()  # the diff shows the changed line, both ways
+    assert any(line.startswith("-") and "remaining_steps < 2" in line for line in lines)
+    assert any(line.startswith("+") and "remaining_steps <= 2" in line for line in lines)
+
+    docstring, signature = (
+        "Too few steps left",
+        "(state: StateSchema, response: BaseMessage) -> bool:",
+    )
+    assert docstring in source and signature in source
+    reworded = source.replace(docstring, "Not enough steps left", 1)
+    reworded = reworded.replace(signature, "(state: dict, response: object) -> None:", 1)
+    assert shapes.same(shape_of(reworded, "reworded.py"), shapes.shape(real[name]))

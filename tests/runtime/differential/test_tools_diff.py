@@ -439,7 +439,9 @@ def _outcome(run: Any) -> Any:
         result = run()
     except Exception as e:  # noqa: BLE001 -- the error itself is what we compare
         text = (
-            str(e).replace("langchain_core.messages.tool.", "").replace("miniagent.messages.", "")
+            str(e)
+            .replace("langchain_core.messages.tool.", "")
+            .replace("miniagent.messages.tool.", "")
         )
         return ("raised", type(e).__name__, text)  # (class paths differ, nothing else may)
     if hasattr(result, "tool_call_id"):

@@ -21,7 +21,6 @@ from miniagent.messages import (
     RemoveMessage,
     SystemMessage,
     ToolMessage,
-    _convert_to_message,
     convert_to_messages,
     get_msg_title_repr,
     invalid_tool_call,
@@ -33,6 +32,7 @@ from miniagent.messages import (
     tool_call,
     tool_call_chunk,
 )
+from miniagent.messages.utils import _convert_to_message
 
 COERCION_LINK = (
     "\nFor troubleshooting, visit: https://docs.langchain.com/oss/python/langchain"

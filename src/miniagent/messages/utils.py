@@ -1,0 +1,233 @@
+"""Turning message-like values into messages. Mirrors ``langchain_core/messages/utils.py``.
+
+``AnyMessage`` (a tagged union for pydantic states), ``convert_to_messages`` (str /
+``(role, content)`` / dict -> message) and ``message_chunk_to_message``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Annotated, Any, Optional, Union
+
+from pydantic import Discriminator, Field, Tag
+
+from miniagent.messages.ai import AIMessage, AIMessageChunk
+from miniagent.messages.base import BaseMessage, BaseMessageChunk
+from miniagent.messages.human import HumanMessage
+from miniagent.messages.modifier import RemoveMessage
+from miniagent.messages.system import SystemMessage
+from miniagent.messages.tool import ToolMessage
+
+
+def _get_type(v: Any) -> str:
+    """Read the ``type`` tag of a message or message dict (langchain_core/messages/utils.py:68)."""
+    if isinstance(v, dict) and "type" in v:
+        result = v["type"]
+    elif hasattr(v, "type"):
+        result = v.type
+    else:
+        raise TypeError(
+            "Expected either a dictionary with a 'type' key or an object with a 'type' "
+            f"attribute. Instead got type {type(v)}."
+        )
+    if not isinstance(result, str):
+        raise TypeError(f"Expected 'type' to be a str, got {type(result).__name__}")
+    return result
+
+
+AnyMessage = Annotated[
+    Union[
+        Annotated[AIMessage, Tag(tag="ai")],
+        Annotated[HumanMessage, Tag(tag="human")],
+        Annotated[SystemMessage, Tag(tag="system")],
+        Annotated[ToolMessage, Tag(tag="tool")],
+        Annotated[AIMessageChunk, Tag(tag="AIMessageChunk")],
+    ],
+    Field(discriminator=Discriminator(_get_type)),
+]
+"""Any concrete message; pydantic picks the class from ``type`` (utils.py:86)."""
+
+
+def message_chunk_to_message(chunk: BaseMessage) -> BaseMessage:
+    """``AIMessageChunk`` -> ``AIMessage``; other messages pass through (utils.py:573).
+
+    Like upstream it copies ``__dict__``, so extra (unknown) fields of a chunk are dropped.
+    """
+    if not isinstance(chunk, BaseMessageChunk):
+        return chunk
+    ignore_keys = {"type", "tool_call_chunks", "chunk_position"}
+    return chunk.__class__.__mro__[1](
+        **{k: v for k, v in chunk.__dict__.items() if k not in ignore_keys}
+    )
+
+
+MessageLikeRepresentation = Union[
+    BaseMessage,
+    list[str],
+    tuple[str, Union[str, list[Union[str, dict[str, Any]]]]],
+    str,
+    dict[str, Any],
+]
+"""Everything ``convert_to_messages`` accepts for one message (utils.py:596)."""
+
+
+def _coercion_error(message: str) -> str:
+    """Append langchain-core's troubleshooting line (langchain_core/exceptions.py:202)."""
+    return (
+        f"{message}\n"
+        "For troubleshooting, visit: https://docs.langchain.com/oss/python/langchain"
+        "/errors/MESSAGE_COERCION_FAILURE "
+    )
+
+
+def _create_message_from_message_type(
+    message_type: str,
+    content: Union[str, list[Union[str, dict[str, Any]]]],
+    name: Optional[str] = None,
+    tool_call_id: Optional[str] = None,
+    tool_calls: Optional[list[dict[str, Any]]] = None,
+    id: Optional[str] = None,
+    **additional_kwargs: Any,
+) -> BaseMessage:
+    """Build the message class named by a role string (langchain_core/messages/utils.py:606)."""
+    kwargs: dict[str, Any] = {}
+    if name is not None:
+        kwargs["name"] = name
+    if tool_call_id is not None:
+        kwargs["tool_call_id"] = tool_call_id
+    if additional_kwargs:  # unknown dict keys end up in additional_kwargs
+        if response_metadata := additional_kwargs.pop("response_metadata", None):
+            kwargs["response_metadata"] = response_metadata
+        kwargs["additional_kwargs"] = additional_kwargs
+        additional_kwargs.update(additional_kwargs.pop("additional_kwargs", {}))
+    if id is not None:
+        kwargs["id"] = id
+    if tool_calls is not None:  # OpenAI format: {"id", "function": {"name", "arguments"}}
+        kwargs["tool_calls"] = []
+        for tc in tool_calls:
+            if "function" in tc:
+                args = tc["function"]["arguments"]
+                if isinstance(args, str):
+                    args = json.loads(args, strict=False)
+                tc = {
+                    "name": tc["function"]["name"],
+                    "args": args,
+                    "id": tc["id"],
+                    "type": "tool_call",
+                }
+            kwargs["tool_calls"].append(tc)
+    extra = kwargs.get("additional_kwargs", {})
+    if message_type in {"human", "user"}:
+        if example := extra.pop("example", False):
+            kwargs["example"] = example
+        return HumanMessage(content=content, **kwargs)
+    if message_type in {"ai", "assistant"}:
+        if example := extra.pop("example", False):
+            kwargs["example"] = example
+        return AIMessage(content=content, **kwargs)
+    if message_type in {"system", "developer"}:
+        if message_type == "developer":
+            kwargs["additional_kwargs"] = kwargs.get("additional_kwargs") or {}
+            kwargs["additional_kwargs"]["__openai_role__"] = "developer"
+        return SystemMessage(content=content, **kwargs)
+    if message_type == "function":
+        raise NotImplementedError(
+            "miniagent has no FunctionMessage (OpenAI's legacy function calling); "
+            "send tool results as {'role': 'tool', 'content': ..., 'tool_call_id': ...}."
+        )
+    if message_type == "tool":
+        artifact = extra.pop("artifact", None)
+        if (status := extra.pop("status", None)) is not None:
+            kwargs["status"] = status
+        return ToolMessage(content=content, artifact=artifact, **kwargs)
+    if message_type == "remove":
+        return RemoveMessage(**kwargs)
+    raise ValueError(
+        _coercion_error(
+            f"Unexpected message type: '{message_type}'. Use one of 'human',"
+            f" 'user', 'ai', 'assistant', 'function', 'tool', 'system', or 'developer'."
+        )
+    )
+
+
+# The class names a serialized {"lc": 1, "type": "constructor", ...} envelope may carry
+# (langchain_core/messages/utils.py:704).
+_LC_CONSTRUCTOR_NAME_TO_TYPE = {
+    "HumanMessage": "human",
+    "HumanMessageChunk": "human",
+    "AIMessage": "ai",
+    "AIMessageChunk": "ai",
+    "SystemMessage": "system",
+    "SystemMessageChunk": "system",
+    "FunctionMessage": "function",
+    "FunctionMessageChunk": "function",
+    "ToolMessage": "tool",
+    "ToolMessageChunk": "tool",
+    "RemoveMessage": "remove",
+}
+
+
+# --8<-- [start:convert_to_message]
+def _convert_to_message(message: MessageLikeRepresentation) -> BaseMessage:
+    """Turn one message-like value into a message (langchain_core/messages/utils.py:719).
+
+    ``"hi"`` -> ``HumanMessage``; ``("ai", "hello")`` -> ``AIMessage``;
+    ``{"role": "tool", "content": "42", "tool_call_id": "c1"}`` -> ``ToolMessage``.
+    """
+    if isinstance(message, BaseMessage):
+        return message
+    if isinstance(message, str):
+        return _create_message_from_message_type("human", message)
+    if isinstance(message, Sequence):
+        try:
+            message_type_str, template = message
+        except ValueError as e:
+            raise NotImplementedError(
+                "Message as a sequence must be (role string, template)"
+            ) from e
+        return _create_message_from_message_type(message_type_str, template)
+    if isinstance(message, dict):
+        if (  # the serialized envelope of a message object
+            message.get("lc") == 1
+            and message.get("type") == "constructor"
+            and isinstance(message.get("id"), list)
+            and message["id"]
+            and isinstance(message.get("kwargs"), dict)
+        ):
+            mapped = _LC_CONSTRUCTOR_NAME_TO_TYPE.get(message["id"][-1])
+            if mapped is not None:
+                return _convert_to_message({"type": mapped, **message["kwargs"]})
+        msg_kwargs = message.copy()
+        try:
+            try:
+                msg_type = msg_kwargs.pop("role")
+            except KeyError:
+                msg_type = msg_kwargs.pop("type")
+            msg_content = msg_kwargs.pop("content") or ""  # None content becomes ""
+        except KeyError as e:
+            raise ValueError(
+                _coercion_error(
+                    f"Message dict must contain 'role' and 'content' keys, got {message}"
+                )
+            ) from e
+        return _create_message_from_message_type(msg_type, msg_content, **msg_kwargs)
+    raise NotImplementedError(_coercion_error(f"Unsupported message type: {type(message)}"))
+
+
+# --8<-- [end:convert_to_message]
+
+
+def convert_to_messages(messages: Iterable[MessageLikeRepresentation]) -> list[BaseMessage]:
+    """Coerce each item with ``_convert_to_message`` (langchain_core/messages/utils.py:799)."""
+    # Not in upstream: a chat model gets the whole history on every call, and it is almost
+    # always made of messages already. A history from ``add_messages`` whose id index is still
+    # valid (graph/message.py, ``_MessageList``) holds only messages; for another list,
+    # checking the few distinct types runs at C speed.
+    if type(messages) is not list and getattr(messages, "_index", None) is not None:
+        return list(messages)
+    if isinstance(messages, list) and all(
+        issubclass(t, BaseMessage) for t in set(map(type, messages))
+    ):
+        return list(messages)
+    return [_convert_to_message(m) for m in messages]

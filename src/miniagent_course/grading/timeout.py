@@ -1,0 +1,58 @@
+"""Run one grader with a time limit, the same way on Linux, macOS and Windows.
+
+POSIX signals (what pytest-timeout uses on Linux) do not exist on Windows, and pytest-timeout's
+fallback there ends the whole process. Instead the grader runs in a worker thread while the test's
+own thread waits. When time is up, the worker is asked to stop: CPython can raise an exception in
+another thread at its next bytecode (``PyThreadState_SetAsyncExc``), which ends a Python-level
+endless loop such as ``while True: pass``. A thread stuck inside C code cannot be stopped that way;
+it is a daemon, so it never keeps the run from ending, and the plugin runs nothing more of that
+day (one timeout per day, not one per grader).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import ctypes
+import threading
+from collections.abc import Callable
+from typing import Any
+
+
+class GraderTimeout(Exception):
+    """A grader ran longer than its time limit."""
+
+
+def _raise_in(thread: threading.Thread, error: type[BaseException]) -> None:
+    """Ask ``thread`` to raise ``error`` at its next bytecode (CPython; elsewhere a no-op)."""
+    set_async_exc = getattr(getattr(ctypes, "pythonapi", None), "PyThreadState_SetAsyncExc", None)
+    if set_async_exc is not None and thread.ident is not None:
+        set_async_exc(ctypes.c_ulong(thread.ident), ctypes.py_object(error))
+
+
+def call_with_timeout(function: Callable[..., Any], kwargs: dict[str, Any], seconds: float) -> Any:
+    """``function(**kwargs)``, or :class:`GraderTimeout` after ``seconds``.
+
+    What ``function`` raises is raised here, with its traceback. The call sees a copy of the
+    caller's context variables, as it would if it ran in this thread.
+    """
+    outcome: dict[str, Any] = {}
+    context = contextvars.copy_context()
+
+    def work() -> None:
+        try:
+            outcome["value"] = context.run(function, **kwargs)
+        except GraderTimeout:
+            outcome["stopped"] = True
+        except BaseException as error:  # handed to the waiting thread, raised there
+            outcome["error"] = error
+
+    worker = threading.Thread(target=work, name="miniagent-grader", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        _raise_in(worker, GraderTimeout)
+        worker.join(1.0)  # a Python loop stops at once; a thread stuck in C code stays behind
+        raise GraderTimeout(seconds)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
