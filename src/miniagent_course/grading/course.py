@@ -68,7 +68,7 @@ class Exercise:
     file: str
     functions: tuple[GradedFunction, ...]
     hints: tuple[str, ...]
-    mutants: tuple[Mutant, ...]
+    mutants: tuple[Mutant, ...]  # this day's, from tests/course/mutants/mutants.toml
 
 
 @dataclass(frozen=True)

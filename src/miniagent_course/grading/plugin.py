@@ -136,7 +136,9 @@ def impl(request: pytest.FixtureRequest) -> Implementation:
     try:
         return session.implementation(exercise, request.param)
     except ExerciseLoadError as error:
-        session.blocked[key] = say("grading.not_run_load", day=exercise.id, file=exercise.file)
+        spec = request.param  # a mutant that does not load is named, not the learner's file
+        file = exercise.file if spec == "learner" else f"mutant {spec.removeprefix('mutant:')}"
+        session.blocked[key] = say("grading.not_run_load", day=exercise.id, file=file)
         message = str(error)
     pytest.fail(message, pytrace=False)  # outside `except`: no "During handling of..." chain
 

@@ -135,12 +135,20 @@ def _learner_row(exercise: Exercise, tally: Tally, width: int) -> str:
 
 
 def mutant_lines(mutants: dict[str, Tally]) -> list[str]:
-    """The kill rate, then one line per mutant: how many grader tests rejected it."""
+    """The kill rate, then one line per mutant: how many grader tests rejected it.
+
+    Only a failed grader kills a mutant; one that errors (did not load or set up) proves nothing
+    about the graders and is reported as such.
+    """
     lines = []
     for label, tally in mutants.items():
-        key = "table.mutant_killed" if tally.failing else "table.mutant_survived"
-        lines.append(say(key, name=label, n=tally.failing, m=tally.total))
-    killed = sum(1 for t in mutants.values() if t.failing)
+        n = tally.counts["failed"]
+        if tally.counts["error"]:
+            key, n = "table.mutant_error", tally.counts["error"]
+        else:
+            key = "table.mutant_killed" if n else "table.mutant_survived"
+        lines.append(say(key, name=label, n=n, m=tally.total))
+    killed = sum(1 for t in mutants.values() if t.counts["failed"] and not t.counts["error"])
     rate = 100.0 * killed / len(mutants)
     return [say("table.kill_rate", killed=killed, total=len(mutants), rate=rate), *lines]
 

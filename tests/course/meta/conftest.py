@@ -23,11 +23,9 @@ import pytest
 from miniagent_course.grading.course import (
     Course,
     Exercise,
-    PristineStubError,
     import_target,
     load_course,
     pristine_stub,
-    stub_problems,
 )
 
 REPO = Path(__file__).resolve().parents[3]
@@ -37,6 +35,10 @@ COPIED = [
     "tests/conftest.py",
     "tests/course/graders",
     "tests/course/mutants",
+    "tests/course/sanity",
+    "src/miniagent_course/stubs",
+    "course/days",
+    "notebooks",
 ]
 KILLS = pytest.StashKey[list[str]]()
 
@@ -53,18 +55,9 @@ def course() -> Course:
 
 
 def pristine_source(course: Course, exercise: Exercise) -> str:
-    """The exercise file as shipped. In CI the working copy must be that stub; on a learner's
-    machine, where ``exercises/`` holds their work, the stub comes from git history."""
-    source = (course.root / exercise.file).read_text(encoding="utf-8")
-    problems = stub_problems(source, exercise)
-    if not problems:
-        return source
-    if os.environ.get("CI"):
-        pytest.fail(f"{exercise.file} is not a pristine stub: {'; '.join(problems)}")
-    try:
-        return pristine_stub(course, exercise)
-    except PristineStubError as error:
-        pytest.skip(f"{exercise.file} holds your own work and {error} (this proof runs in CI)")
+    """The exercise file as shipped: its stub in ``src/miniagent_course/stubs/`` (never your own
+    work in ``exercises/``)."""
+    return pristine_stub(course, exercise)
 
 
 def _copy(names: list[str], destination: Path) -> None:
@@ -139,6 +132,8 @@ def solved_source(exercise: Exercise, stub: str) -> str:
 # --- a toy course, to test the machinery on its own ----------------------------------------
 
 TOY_TOML = """
+stubs = "stubs"
+
 [[exercises]]
 id = "day01"
 title = "Double a number"
@@ -152,10 +147,6 @@ name = "double"
 reference = "toyref:double"
 upstream = "toyref:double"
 
-[[exercises.mutants]]
-file = "tests/course/mutants/day01_triple.py"
-why = "triples"
-
 [[exercises]]
 id = "day02"
 title = "Add one"
@@ -168,6 +159,25 @@ hints = ["Plus what?", "Plus one."]
 name = "inc"
 reference = "toyref:inc"
 upstream = "toyref:inc"
+"""
+
+TOY_MUTANTS = """
+[[mutants]]
+day = "day01"
+name = "plus_two"
+function = "double"
+why = "adds two: right for 2, wrong for 0"
+[[mutants.patch]]
+replace = "2 * x"
+with = "x + 2"
+
+[[mutants]]
+day = "day01"
+name = "triple"
+function = "double"
+why = "triples"
+file = "tests/course/mutants/day01_triple.py"
+whole_file_because = "the toy course shows a whole-file mutant as well"
 """
 
 TOY_STUB = '''"""Toy exercise."""
@@ -190,9 +200,11 @@ TOY_GRADERS = {
 
 @pytest.fixture
 def toy_course(tmp_path, monkeypatch) -> Course:
-    """Two exercises (day01 ``double``, day02 ``inc``) with stubs, graders and one mutant."""
+    """Two exercises (day01 ``double``, day02 ``inc``) with stubs, graders and two mutants
+    (``day01_plus_two``, a patch; ``day01_triple``, a whole file)."""
     root = tmp_path / "toy"
     (root / "exercises").mkdir(parents=True)
+    (root / "stubs").mkdir()
     (root / "tests" / "course" / "graders").mkdir(parents=True)
     (root / "tests" / "course" / "mutants").mkdir(parents=True)
     (root / "ref").mkdir()
@@ -202,9 +214,13 @@ def toy_course(tmp_path, monkeypatch) -> Course:
     )
     for day, name, file in [("day01", "double", "day01_double"), ("day02", "inc", "day02_inc")]:
         stub = TOY_STUB.format(name=name, day=day)
+        (root / "stubs" / f"{file}.py").write_text(stub, encoding="utf-8")
         (root / "exercises" / f"{file}.py").write_text(stub, encoding="utf-8")
         grader = root / "tests" / "course" / "graders" / f"test_{file}.py"
         grader.write_text(TOY_GRADERS[day], encoding="utf-8")
+    (root / "tests" / "course" / "mutants" / "mutants.toml").write_text(
+        TOY_MUTANTS, encoding="utf-8"
+    )
     (root / "tests" / "course" / "mutants" / "day01_triple.py").write_text(
         "def double(x):\n    return 3 * x\n", encoding="utf-8"
     )

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from miniagent_course.grading.course import (
+    ExerciseLoadError,
     PristineStubError,
+    impl_label,
     load_course,
+    load_implementation,
     not_started_in,
     parse_impl_option,
     pristine_stub,
@@ -31,12 +34,54 @@ def test_translated_title_and_hints_replace_the_english_ones(toy_course):
 def test_impl_option_expands_mutants_and_rejects_unknown_names(toy_course):
     assert parse_impl_option("reference, learner", toy_course) == ["reference", "learner"]
     assert parse_impl_option("mutants", toy_course) == [
-        "mutant:tests/course/mutants/day01_triple.py"
+        "mutant:day01_plus_two",
+        "mutant:day01_triple",
     ]
+    # a mutant by key, by its unique name, or a whole-file mutant by path: always its key
+    by_path = "mutant:tests/course/mutants/day01_triple.py"
+    assert parse_impl_option(f"mutant:day01_plus_two,mutant:plus_two,{by_path}", toy_course) == [
+        "mutant:day01_plus_two",
+        "mutant:day01_triple",
+    ]
+    assert impl_label("mutant:day01_triple") == "mutant-day01_triple"
     with pytest.raises(ValueError, match="unknown implementation 'solution'"):
         parse_impl_option("solution", toy_course)
     with pytest.raises(KeyError, match="is not listed as a mutant"):
         parse_impl_option("mutant:tests/course/mutants/nope.py", toy_course)
+
+
+def test_a_patch_mutant_is_the_reference_with_its_edit(toy_course):
+    exercise = toy_course.exercise("day01")
+    mutant = load_implementation(toy_course, exercise, "mutant:day01_plus_two")
+    assert (mutant.kind, mutant.label) == ("mutant", "mutant-day01_plus_two")
+    assert [mutant.double(x) for x in (0, 2, 5)] == [2, 4, 7]  # x + 2, not 2 * x
+    assert mutant.double.__module__ == "toyref"  # it runs in the reference's module globals
+    whole = load_implementation(toy_course, exercise, "mutant:day01_triple")
+    assert whole.double(2) == 6
+
+
+def _write_toy_mutant(course, replace):
+    mutants = course.root / "tests" / "course" / "mutants" / "mutants.toml"
+    mutants.write_text(
+        mutants.read_text()
+        + f'\n[[mutants]]\nday = "day01"\nname = "stale"\nfunction = "double"\nwhy = "old"\n'
+        f"[[mutants.patch]]\nreplace = {replace!r}\nwith = 'x'\n",
+        encoding="utf-8",
+    )
+    return load_course(course.root)
+
+
+@pytest.mark.parametrize(
+    ("anchor", "times"), [("return 3 * x", 0), ("x", 2)], ids=["missing", "ambiguous"]
+)
+def test_a_patch_whose_anchor_is_gone_or_ambiguous_does_not_load(toy_course, anchor, times):
+    course = _write_toy_mutant(toy_course, anchor)
+    with pytest.raises(ExerciseLoadError) as error:
+        load_implementation(course, course.exercise("day01"), "mutant:day01_stale")
+    message = str(error.value)
+    assert message.startswith("mutant day01_stale did not load: a patch anchor must occur")
+    assert f"source of toyref:double, but it occurs {times} times" in message
+    assert message.endswith(f"The anchor:\n{anchor}")
 
 
 def test_not_started_is_found_behind_causes_contexts_and_groups():
@@ -72,10 +117,17 @@ def test_stub_lint_names_each_problem(toy_course):
     assert stub_problems("x = 1\n", exercise) == ["has no function `double`"]
 
 
-def test_reset_without_git_says_so(toy_course, monkeypatch):
-    monkeypatch.setattr("miniagent_course.grading.course.shutil.which", lambda name: None)
-    with pytest.raises(PristineStubError, match="git is not installed"):
-        pristine_stub(toy_course, toy_course.exercise("day01"))
+def test_pristine_stub_comes_from_the_stubs_folder(toy_course):
+    exercise = toy_course.exercise("day01")
+    assert (
+        pristine_stub(toy_course, exercise)
+        == (toy_course.root / "stubs/day01_double.py").read_text()
+    )
+    (toy_course.root / "stubs/day01_double.py").unlink()
+    with pytest.raises(
+        PristineStubError, match="its original stub stubs/day01_double.py is missing"
+    ):
+        pristine_stub(toy_course, exercise)
 
 
 def test_short_test_names_drop_the_learner_id():

@@ -42,24 +42,37 @@ def test_strict_mode_fails_every_pristine_stub(workspace):
 
 def test_every_mutant_fails_at_least_one_grader(workspace, request):
     run = run_graders(workspace, workspace.exercises, "mutants")
-    lines, survivors, total = [], [], 0
+    rates, lines, survivors = [], [], []
+    killed_in_all = total = 0
     for exercise in workspace.exercises:
+        killed = 0
         for mutant in exercise.mutants:
-            total += 1
-            tests = run.day_tests(exercise, f"mutant-{mutant.name}")
-            assert tests, f"{mutant.file} was not graded:\n{run.output[-3000:]}"
+            tests = run.day_tests(exercise, f"mutant-{mutant.key}")
+            assert tests, f"mutant {mutant.key} was not graded:\n{run.output[-3000:]}"
             # A mutant that cannot be loaded or set up errors in every test: that proves
             # nothing about the graders, so only a failed assertion counts as a kill.
-            errors = [t["nodeid"] for t in tests if t["status"] == "error"]
-            assert errors == [], f"{mutant.file} did not load or set up:\n{run.output[-3000:]}"
-            killers = [t for t in tests if t["status"] == "failed"]
-            if not killers:
-                survivors.append(mutant.file)
-            lines.append(
-                f"{mutant.name:<36} killed by {len(killers):>2} of {len(tests)} ({mutant.why})"
+            errors = [t for t in tests if t["status"] == "error"]
+            assert errors == [], (
+                f"mutant {mutant.key} did not load or set up: {errors[0]['message']}\n"
+                f"{errors[0]['details'][-3000:]}"
             )
-    killed = total - len(survivors)
-    lines.insert(0, f"mutant kill rate: {killed}/{total} ({100 * killed / max(total, 1):.0f}%)")
-    request.config.stash[KILLS] = lines
-    print("\n".join(lines))
+            killers = [t for t in tests if t["status"] == "failed"]
+            killed += bool(killers)
+            if not killers:
+                survivors.append(mutant.key)
+            lines.append(
+                f"  {mutant.key:<44} killed by {len(killers):>2} of {len(tests)} ({mutant.why})"
+            )
+        if exercise.mutants:
+            rates.append(_rate(exercise.id, killed, len(exercise.mutants)))
+        killed_in_all += killed
+        total += len(exercise.mutants)
+    summary = ["mutant kill rate per day:", *rates, _rate("total", killed_in_all, total), *lines]
+    request.config.stash[KILLS] = summary
+    print("\n".join(summary))
     assert survivors == [], f"mutants no grader rejects: {survivors}"
+
+
+def _rate(what: str, killed: int, total: int) -> str:
+    """``day05  10/10 (100%)``."""
+    return f"  {what:<6} {killed:>2}/{total:<2} ({100 * killed / max(total, 1):.0f}%)"

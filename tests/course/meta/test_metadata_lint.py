@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from miniagent_course.grading.course import import_target, load_module, stub_problems
+from miniagent_course.grading.course import import_target, load_mutant, stub_problems
+from miniagent_course.grading.mutants import MUTANTS_FILE, read_mutants
 
 from .conftest import REPO, pristine_source
 
@@ -61,14 +62,38 @@ def test_graded_functions_point_at_real_upstream_code(course):
                 assert qualname in symbols(source), function.upstream
 
 
-def test_every_exercise_has_at_least_three_mutants(course):
+def test_every_exercise_has_at_least_three_mutants_that_load(course):
     for exercise in course.exercises:
         assert len(exercise.mutants) >= 3, f"{exercise.id} needs at least three mutants"
-        names = {f.name for f in exercise.functions}
+        references = {f.name: import_target(f.reference) for f in exercise.functions}
         for mutant in exercise.mutants:
-            assert mutant.why.strip(), f"{mutant.file}: say what is wrong in `why`"
-            module = load_module(course.root / mutant.file, mutant.file, f"_lint_{mutant.name}")
-            assert names & set(vars(module)), f"{mutant.file} defines no graded function"
+            assert mutant.why.strip(), f"{mutant.key}: say what is wrong in `why`"
+            assert mutant.function in references, f"{mutant.key}: no graded {mutant.function!r}"
+            mutated = load_mutant(course, exercise, mutant)  # ExerciseLoadError names it
+            assert mutant.function in mutated, f"{mutant.key} does not define {mutant.function}"
+            assert mutated[mutant.function] is not references[mutant.function]
+
+
+def test_mutants_belong_to_exercises_and_have_unique_keys(course):
+    mutants = read_mutants(REPO)
+    keys = [m.key for m in mutants]
+    assert len(set(keys)) == len(keys), "two mutants share a day and a name"
+    days = {e.id for e in course.exercises}
+    assert [m.key for m in mutants if m.day not in days] == [], "mutants of unknown days"
+
+
+def test_every_mutant_is_a_patch_unless_its_entry_says_why(course):
+    """A mutant is the reference plus one edit; a whole file must say why no patch can do."""
+    for mutant in read_mutants(REPO):
+        if mutant.file:
+            assert mutant.whole_file_because.strip(), f"{mutant.key}: say `whole_file_because`"
+            assert not mutant.patches, f"{mutant.key}: a whole-file mutant has no patch"
+            assert (REPO / mutant.file).is_file(), f"{mutant.key}: {mutant.file} is missing"
+            continue
+        assert mutant.patches, f"{mutant.key}: give [[mutants.patch]] pairs (or a file and why)"
+        assert not mutant.whole_file_because, f"{mutant.key} is a patch, not a whole file"
+        for patch in mutant.patches:
+            assert patch.replace != patch.with_, f"{mutant.key}: a patch that changes nothing"
 
 
 def test_stubs_have_a_todo_at_the_edit_point_and_no_solution_code(course):
@@ -78,14 +103,14 @@ def test_stubs_have_a_todo_at_the_edit_point_and_no_solution_code(course):
 
 
 def test_no_stray_files(course):
-    """Every grader, mutant and exercise file belongs to an exercise in course.toml."""
+    """Every grader, mutant and exercise file belongs to an exercise (course.toml, mutants.toml)."""
     listed = {e.file for e in course.exercises} | {"exercises/README.md"}
-    mutants = {m.file for e in course.exercises for m in e.mutants}
+    mutants = {m.file for m in read_mutants(REPO) if m.file}
     for path in sorted((REPO / "exercises").glob("*")):
         if path.is_file():
             assert path.relative_to(REPO).as_posix() in listed, f"stray file {path}"
     for path in sorted((REPO / "tests" / "course" / "mutants").rglob("*.py")):
-        assert path.relative_to(REPO).as_posix() in mutants, f"{path} is not in course.toml"
+        assert path.relative_to(REPO).as_posix() in mutants, f"{path} is not in {MUTANTS_FILE}"
     for path in sorted((REPO / "tests" / "graders").glob("test_*.py")):
         assert course.exercise_for_grader(path), f"{path} matches no exercise id"
 

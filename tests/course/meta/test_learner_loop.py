@@ -1,0 +1,86 @@
+"""The README's plain ``pytest`` is the learner's loop: it grades ``exercises/`` only, says little
+besides the progress table, spoils nothing, and survives any broken exercise file.
+
+Each test runs pytest in a subprocess inside ``workspace`` (a copy of the course with pristine
+stubs), exactly as a learner runs it from the course folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.timeout(600)
+
+BROKEN = [  # three ways a learner's file can be broken, used in turn
+    "raise RuntimeError('my code is not ready')\n",
+    "def oops(:\n",
+    "while True:\n    pass\n",
+]
+
+
+def _pytest(root, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=540,
+    )
+
+
+def _without_table(output: str) -> list[str]:
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if "course progress" in line)
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith(" "))
+    return lines[:start] + lines[end:]
+
+
+@contextlib.contextmanager
+def _files(course, sources):
+    """Write ``sources`` (one per exercise) into the workspace, then put the stubs back."""
+    originals = {}
+    for exercise, source in zip(course.exercises, sources, strict=True):
+        path = course.root / exercise.file
+        originals[path] = path.read_text(encoding="utf-8")
+        path.write_text(source, encoding="utf-8")
+    try:
+        yield
+    finally:
+        for path, text in originals.items():
+            path.write_text(text, encoding="utf-8")
+
+
+def test_the_readme_pytest_grades_only_the_learner_and_spoils_nothing(workspace):
+    done = _pytest(workspace.root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    output = done.stdout + done.stderr
+    assert "course progress" in output
+    assert "reference (src/miniagent)" not in output  # the reference is the contributors' business
+    assert len(_without_table(output)) < 40, output
+    lowered = output.lower()
+    assert "mutant" not in lowered and "tests/course/mutants" not in lowered
+    for exercise in workspace.exercises:
+        assert f"{exercise.id}  " in output  # every day has its row
+        for mutant in exercise.mutants:
+            assert mutant.name.lower() not in lowered
+            assert mutant.why.lower() not in lowered
+
+
+def test_broken_exercises_fail_once_per_day_and_never_break_the_package_tests(workspace):
+    sources = [BROKEN[n % len(BROKEN)] for n in range(len(workspace.exercises))]
+    with _files(workspace, sources):
+        learner = _pytest(workspace.root, "--grader-timeout=1")
+        package = _pytest(workspace.root, "tests/course/graders", "--impl=reference")
+    output = learner.stdout + learner.stderr
+    assert learner.returncode == 1
+    for exercise in workspace.exercises:
+        row = next(line for line in output.splitlines() if line.startswith(f"  {exercise.id}  "))
+        assert "failing 1 of" in row and "not run" in row, row
+    assert output.count("SyntaxError") == sources.count(BROKEN[1])
+    assert "During handling of the above exception" not in output
+    assert package.returncode == 0, package.stdout[-3000:]
