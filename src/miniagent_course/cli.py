@@ -178,6 +178,10 @@ def _explain(course: Course, exercise: Exercise, run: GradingRun, detailed: bool
         print("\n" + say("cli.not_started", day=exercise.id, file=exercise.file, line=line))
     elif status == "done" and detailed:
         print("\n" + say("cli.done", day=exercise.id))
+        notes = [line for test in run.day_tests(exercise) for line in test.get("notes", [])]
+        if notes:
+            print(say("judge.notes_header"))
+            print("\n".join(f"  {line}" for line in notes))
         following = _next_exercise(course, exercise)
         if following is None:
             print(say("cli.last_day"))

@@ -58,6 +58,24 @@ class GradedFunction:
 
 
 @dataclass(frozen=True)
+class Judgment:
+    """The day's second part, the one that needs judgment (``[exercises.judgment]``).
+
+    ``kind`` is ``predict`` (a table of predictions graded against real runs), ``grader`` (the
+    learner writes ``test_*`` functions that take ``function``; they must pass on the reference
+    and together fail at least ``catch`` of the day's mutants of it) or ``extend`` (a variant or
+    policy with its own contract). ``reference`` is the file of the reference's own tests, for a
+    ``grader`` part.
+    """
+
+    kind: str
+    title: str
+    function: str = ""
+    catch: int = 0
+    reference: str = ""
+
+
+@dataclass(frozen=True)
 class Exercise:
     """One ``[[exercises]]`` entry of course.toml (title and hints in the learner's language)."""
 
@@ -69,6 +87,7 @@ class Exercise:
     functions: tuple[GradedFunction, ...]
     hints: tuple[str, ...]
     mutants: tuple[Mutant, ...]  # this day's, from tests/course/mutants/mutants.toml
+    judgment: Judgment | None = None
 
 
 @dataclass(frozen=True)
@@ -153,7 +172,12 @@ def _exercise(entry: dict[str, Any], lang: str, mutants: tuple[Mutant, ...]) -> 
         functions=tuple(GradedFunction(**f) for f in entry.get("functions", [])),
         hints=tuple(translated.get("hints", entry.get("hints", []))),
         mutants=tuple(m for m in mutants if m.day == entry["id"]),
+        judgment=_judgment(entry.get("judgment"), translated.get("judgment", {})),
     )
+
+
+def _judgment(entry: dict[str, Any] | None, translated: dict[str, Any]) -> Judgment | None:
+    return Judgment(**{**entry, **translated}) if entry else None
 
 
 # --- implementations ------------------------------------------------------------------------
@@ -171,6 +195,26 @@ class Implementation:
     label: str  # the test id: "reference", "learner", "mutant-day00_always_get"
     exercise: Exercise = field(repr=False)
     functions: dict[str, Callable[..., Any]] = field(repr=False)
+    course: Course | None = field(default=None, repr=False)
+    tests_module: types.ModuleType | None = field(default=None, repr=False)  # "be the grader"
+
+    @property
+    def tests(self) -> list[tuple[str, Callable[..., Any]]]:
+        """The ``test_*`` functions of a "be the grader" part, in the order they are written."""
+        module = self.tests_module
+        if module is None:
+            return []
+        found = [
+            (name, value)
+            for name, value in vars(module).items()
+            if name.startswith("test_") and callable(value)
+        ]
+        return sorted(
+            found,
+            key=lambda pair: (
+                getattr(pair[1], "__code__", None) and pair[1].__code__.co_firstlineno or 0
+            ),
+        )
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         try:
@@ -271,13 +315,27 @@ def load_implementation(course: Course, exercise: Exercise, spec: str) -> Implem
             if not callable(getattr(module, function.name, None)):
                 raise ExerciseLoadError(say("load.no_function", file=display, name=function.name))
             functions[function.name] = getattr(module, function.name)
-        return Implementation("learner", "learner", exercise, functions)
+        return Implementation("learner", "learner", exercise, functions, course, module)
     reference = {f.name: import_target(f.reference) for f in exercise.functions}
+    tests = _reference_tests(course, exercise)
     if spec == "reference":
-        return Implementation("reference", "reference", exercise, reference)
+        return Implementation("reference", "reference", exercise, reference, course, tests)
     _, mutant = course.mutant(spec.removeprefix("mutant:"))
+    if mutant.part == "judgment":  # a weak test suite: the reference functions, its own tests
+        module = load_module(course.root / mutant.file, mutant.file, f"_miniagent_{mutant.key}")
+        return Implementation("mutant", impl_label(spec), exercise, reference, course, module)
     mutated = load_mutant(course, exercise, mutant)
-    return Implementation("mutant", impl_label(spec), exercise, {**reference, **mutated})
+    label = impl_label(spec)
+    return Implementation("mutant", label, exercise, {**reference, **mutated}, course, tests)
+
+
+def _reference_tests(course: Course, exercise: Exercise) -> types.ModuleType | None:
+    """The reference's tests for a "be the grader" part (None for other kinds)."""
+    judgment = exercise.judgment
+    if judgment is None or judgment.kind != "grader" or not judgment.reference:
+        return None
+    name = f"_miniagent_reference_tests_{exercise.id}"
+    return load_module(course.root / judgment.reference, judgment.reference, name)
 
 
 def load_mutant(

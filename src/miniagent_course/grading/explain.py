@@ -136,7 +136,8 @@ def explain(
     yours = _frames_in(error, learner_file)
     if isinstance(error, AssertionError):
         detail = _assertion_lines(error)
-        lines.append(say("explain.expected", detail=detail[0]))
+        plain = detail[0].startswith("assert ")  # pytest's own text, not a grader's sentence
+        lines.append(say("explain.expected" if plain else "explain.problem", detail=detail[0]))
         lines += [f"              {line}" for line in detail[1:]]
     else:
         if yours:

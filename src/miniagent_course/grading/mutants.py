@@ -60,6 +60,9 @@ class Mutant:
     patches: tuple[Patch, ...] = ()
     file: str = ""  # a whole-file mutant (relative to the course root)
     whole_file_because: str = ""
+    # "function": a wrong graded function; "judgment": a weak test suite for a "be the grader"
+    # part (its ``file`` holds the ``test_*`` functions; the judgment graders must reject it).
+    part: str = "function"
 
     @property
     def key(self) -> str:

@@ -58,6 +58,7 @@ from miniagent_course.grading.report import (
 from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
 from miniagent_course.text import say
 
+NOTES = "miniagent-notes"  # a grader's record_property(NOTES, [lines]) shown once the day passes
 PROPERTY = "miniagent"  # the key of our entry in report.user_properties (travels through xdist)
 SESSION = "miniagent-grading-session"  # the name the GradingSession plugin object is registered as
 
@@ -242,6 +243,9 @@ class GradingSession:
             elif call.when == "call" and impl_kind(spec) == "learner":
                 report.longrepr = self._explain(item, exercise, spec, error)
                 entry["message"] = summary(error)
+        notes = [value for key, value in item.user_properties if key == NOTES]
+        if notes and report.passed and call.when == "call":
+            entry["notes"] = notes[-1]  # e.g. what a "be the grader" part caught and missed
         report.user_properties.append((PROPERTY, entry))
         return report
 
@@ -287,6 +291,8 @@ class GradingSession:
             if not report.passed:
                 record.message = entry.get("message") or _one_line(report)
                 record.details = report.longreprtext[:6000]
+        if entry.get("notes"):
+            record.notes = list(entry["notes"])
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.course is None or not self.records:

@@ -31,6 +31,7 @@ class Record:
     message: str = ""  # one line
     details: str = ""  # the failure as pytest printed it
     duration: float = 0.0
+    notes: list[str] = field(default_factory=list)  # lines a passing grader left for the learner
 
 
 @dataclass

@@ -3,6 +3,11 @@
 Lesson:    course/days/day00-welcome.md
 Notebook:  notebooks/day00_welcome.ipynb
 Check:     miniagent check day00        Stuck?  miniagent hint day00
+
+Two parts, graded separately:
+
+(1) ``_get_state_value``: write the function.
+(2) Be the grader: write tests that tell a correct ``_get_state_value`` from wrong ones.
 """
 
 from __future__ import annotations
@@ -33,4 +38,22 @@ def _get_state_value(state: Any, key: str, default: Any = None) -> Any:
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:129`` (langgraph-prebuilt 1.1.3).
     """
     # TODO(day00): replace the line below with your code (one expression is enough).
+    raise NotStarted("day00")
+
+
+# --- part 2: be the grader ------------------------------------------------------------------
+#
+# Write test functions, as many as you like, each named test_<what it checks> and taking one
+# argument: the function under test (call it `get`). A test calls `get(...)` and asserts what a
+# correct _get_state_value returns. The graders run your tests against a correct function (all
+# must pass) and against several plausible wrong ones (together, your tests must catch at least
+# six). Which wrong versions? That is the exercise: think about what someone could get wrong.
+#
+#     def test_a_dict_gives_its_value(get):
+#         assert get({"messages": ["hi"]}, "messages") == ["hi"]
+
+
+def test_my_first_check(get):
+    """Your first test: replace the line below with a check (and add more test_ functions)."""
+    # TODO(day00): part 2, your tests.
     raise NotStarted("day00")

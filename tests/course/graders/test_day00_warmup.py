@@ -15,6 +15,9 @@ from types import SimpleNamespace
 import pytest
 from pydantic import BaseModel
 
+from miniagent_course.grading import judge
+from miniagent_course.grading.plugin import NOTES
+
 
 class PydanticState(BaseModel):
     """A pydantic agent state, shaped like upstream's ``AgentStatePydantic``."""
@@ -173,3 +176,14 @@ def test_agent_pre_model_hook_can_replace_the_model_input(agent_parts, schema):
     )
     result = agent.invoke({"messages": [("user", "hi")]})
     assert _trace(result) == [("human", "hi"), ("ai", "only this")]
+
+
+# --- part 2: be the grader --------------------------------------------------------------------
+
+
+def test_your_tests_pass_on_a_correct_function(impl):
+    judge.pass_on_the_reference(impl)
+
+
+def test_your_tests_catch_the_known_mistakes(impl, record_property):
+    record_property(NOTES, judge.catch_the_mistakes(impl))

@@ -37,6 +37,7 @@ COPIED = [
     "tests/course/mutants",
     "tests/course/sanity",
     "src/miniagent_course/stubs",
+    "src/miniagent_course/grading/reference_tests",
     "course/days",
     "notebooks",
 ]
@@ -126,7 +127,23 @@ def solved_source(exercise: Exercise, stub: str) -> str:
         lines[start : node.end_lineno] = [source]
     first_def = min(n.lineno for n in defs.values()) - 1
     lines[first_def:first_def] = [*sorted(imports), "\n"] if imports else []
-    return "".join(lines)
+    solved = "".join(lines)
+    judgment = exercise.judgment
+    if judgment is not None and judgment.kind == "grader":  # part 2: the reference's own tests
+        solved = _with_reference_tests(solved, (REPO / judgment.reference).read_text("utf-8"))
+    return solved
+
+
+def _with_reference_tests(source: str, tests: str) -> str:
+    """``source`` with its stub ``test_*`` functions replaced by the reference's tests."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    stubs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
+    for node in sorted(stubs, key=lambda n: -n.lineno):
+        del lines[node.lineno - 1 : node.end_lineno]
+    body = ast.parse(tests).body
+    start = body[1].lineno - 1 if body and isinstance(body[0], ast.Expr) else 0  # no docstring
+    return "".join(lines).rstrip("\n") + "\n\n\n" + "".join(tests.splitlines(True)[start:])
 
 
 # --- a toy course, to test the machinery on its own ----------------------------------------

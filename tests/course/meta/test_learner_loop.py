@@ -15,6 +15,7 @@ import pytest
 
 pytestmark = pytest.mark.timeout(600)
 
+UPSTREAM = {"langgraph", "langchain", "langchain_core", "langchain_openai", "openai"}
 BROKEN = [  # three ways a learner's file can be broken, used in turn
     "raise RuntimeError('my code is not ready')\n",
     "def oops(:\n",
@@ -69,6 +70,22 @@ def test_the_readme_pytest_grades_only_the_learner_and_spoils_nothing(workspace)
         for mutant in exercise.mutants:
             assert mutant.name.lower() not in lowered
             assert mutant.why.lower() not in lowered
+
+
+def test_grading_never_imports_the_upstream_packages(workspace):
+    # Every grader runs to the end on the reference; -X importtime lists every module imported.
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pytest", "--impl=reference"],
+        cwd=workspace.root,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=540,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    upstream = sorted(m for m in imported if m.split(".")[0] in UPSTREAM)
+    assert upstream == [], f"grading imported the upstream packages: {upstream[:5]}"
 
 
 def test_broken_exercises_fail_once_per_day_and_never_break_the_package_tests(workspace):

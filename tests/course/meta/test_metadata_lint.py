@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from miniagent_course.grading.course import import_target, load_mutant, stub_problems
+from miniagent_course.grading.course import import_target, load_module, load_mutant, stub_problems
 from miniagent_course.grading.mutants import MUTANTS_FILE, read_mutants
 
 from .conftest import REPO, pristine_source
@@ -69,6 +69,11 @@ def test_every_exercise_has_at_least_three_mutants_that_load(course):
         for mutant in exercise.mutants:
             assert mutant.why.strip(), f"{mutant.key}: say what is wrong in `why`"
             assert mutant.function in references, f"{mutant.key}: no graded {mutant.function!r}"
+            if mutant.part == "judgment":  # a weak test suite for a "be the grader" part
+                assert exercise.judgment and exercise.judgment.kind == "grader", mutant.key
+                tests = load_module(REPO / mutant.file, mutant.file, f"_lint_{mutant.key}")
+                assert any(n.startswith("test_") for n in vars(tests)), f"{mutant.key}: no tests"
+                continue
             mutated = load_mutant(course, exercise, mutant)  # ExerciseLoadError names it
             assert mutant.function in mutated, f"{mutant.key} does not define {mutant.function}"
             assert mutated[mutant.function] is not references[mutant.function]

@@ -1,0 +1,304 @@
+"""The learner's loop: how long the course's everyday commands take. Prints a table, asserts nothing.
+
+    python bench/bench_loop.py            # about 7 minutes on an idle 2-core machine
+    python bench/bench_loop.py --quick    # one timed run of each (about 4 minutes)
+
+Everything runs in a temporary copy of the course (``copy_course``: the repository without
+``.git``, ``.venv``, ``site/``, caches and ``exercises/``; ``node_modules`` is linked), whose
+``exercises/`` is laid out from the pristine stubs -- or, for "solved", with each graded function
+replaced by the reference's own source (``solved_source`` of ``tests/course/meta/conftest.py``).
+The repository's own ``exercises/``, ``site/`` and caches are never touched. Commands run as a
+learner runs them: the venv's console scripts, from the course root, with bytecode caching on.
+
+Contract (each printed with PASS/MISS; wall time of the whole command, spawn to exit):
+
+* ``miniagent check dayNN`` <= 1 s for a solved day, warm: for every day of course.toml, one
+  untimed call, then the median of the timed calls (the days take turns);
+* all notebooks executed <= 60 s: nbclient, one after another, as
+  ``tests/course/notebooks/test_notebooks.py`` runs them (``MINIAGENT_NOTEBOOK_IMPL=reference``);
+  the median of the passes;
+* ``mkdocs build --strict`` <= 20 s with the executed notebooks cached: one build fills the cache
+  (its time is printed, no target), then the median of the timed builds;
+* the README's plain ``pytest`` (no arguments: ``testpaths`` of pyproject.toml) <= 30 s with every
+  day not started and <= 60 s with every day solved: one untimed run, then the median.
+
+Each timed command is checked (a solved day must pass, the site must build, pytest must end with
+every day in the expected state), so a broken setup fails loudly instead of timing an error.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+from miniagent_course.grading.course import Course, Exercise, load_course, pristine_stub
+from miniagent_course.text import say
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent  # the venv's console scripts: miniagent, pytest, mkdocs
+REPS = {"check": 5, "notebooks": 3, "mkdocs": 3, "pytest": 5}
+QUICK_REPS = {"check": 1, "notebooks": 1, "mkdocs": 1, "pytest": 1}
+TARGETS = {"check": 1.0, "notebooks": 60.0, "mkdocs": 20.0, "pytest_new": 30.0, "pytest_done": 60.0}
+NOT_COPIED = {"venv", "site", "exercises", "node_modules", "build", "dist"}  # and dot-folders
+NOT_COPIED_ANYWHERE = ["__pycache__", "*.pyc", ".cache", ".*_cache", ".hypothesis", ".miniagent"]
+
+
+# ---- the course copy ---------------------------------------------------------------------------
+
+
+def _meta_conftest() -> ModuleType:
+    """``tests/course/meta/conftest.py``, for its ``solved_source`` (one way to solve a stub)."""
+    spec = importlib.util.spec_from_file_location(
+        "_bench_meta_conftest", REPO / "tests/course/meta/conftest.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def copy_course(destination: Path, *, solved: bool) -> Course:
+    """A copy of the course in ``destination`` (see the module docstring), its exercises laid
+    out from the stubs, or solved with the reference when ``solved``."""
+    ignore_top = shutil.ignore_patterns(*NOT_COPIED_ANYWHERE)
+    for entry in REPO.iterdir():
+        if entry.name in NOT_COPIED or entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            shutil.copytree(entry, destination / entry.name, ignore=ignore_top)
+        else:
+            shutil.copy2(entry, destination / entry.name)
+    if (REPO / "node_modules").is_dir():  # the site's two offline assets (168 MB: linked)
+        (destination / "node_modules").symlink_to(REPO / "node_modules")
+    course = load_course(destination)
+    solve = _meta_conftest().solved_source if solved else None
+    for exercise in course.exercises:
+        stub = pristine_stub(course, exercise)
+        target = destination / exercise.file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(solve(exercise, stub) if solve else stub, encoding="utf-8")
+    return course
+
+
+def learner_env(**extra: str) -> dict[str, str]:
+    """This environment as a learner's shell has it: bytecode is cached, and nothing of a
+    surrounding pytest run (options, xdist worker ids) leaks into the child."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k != "PYTHONDONTWRITEBYTECODE" and not k.startswith("PYTEST_")
+        and k != "MINIAGENT_NOTEBOOK_IMPL"
+    }  # fmt: skip
+    return {**env, "NO_MKDOCS_2_WARNING": "1", **extra}
+
+
+def timed(command: Sequence[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Wall seconds of ``command`` from spawn to exit, and the finished process; raises if the
+    command fails."""
+    t0 = time.perf_counter()
+    done = subprocess.run(list(command), cwd=cwd, env=learner_env(), capture_output=True, text=True)
+    elapsed = time.perf_counter() - t0
+    if done.returncode != 0:
+        output = (done.stdout + done.stderr)[-3000:]
+        raise RuntimeError(f"{' '.join(command)} exited with {done.returncode}:\n{output}")
+    return elapsed, done
+
+
+# ---- the four measurements ---------------------------------------------------------------------
+
+
+def check_command(exercise: Exercise) -> list[str]:
+    return [str(BIN / "miniagent"), "check", exercise.id]
+
+
+def bench_check(course: Course, days: Sequence[Exercise], reps: int) -> dict[str, float]:
+    """Median seconds of ``miniagent check <day>`` per solved day, warm (see the docstring)."""
+
+    def run(exercise: Exercise) -> float:
+        elapsed, done = timed(check_command(exercise), course.root)
+        output = done.stdout + done.stderr
+        if say("cli.done", day=exercise.id) not in output:
+            raise RuntimeError(f"{exercise.id} does not pass with the reference:\n{output}")
+        return elapsed
+
+    for exercise in days:
+        run(exercise)  # untimed: the first call after a change compiles and caches bytecode
+    times: dict[str, list[float]] = {e.id: [] for e in days}
+    for _ in range(reps):  # the days take turns: a slow spell of the machine hits all alike
+        for exercise in days:
+            times[exercise.id].append(run(exercise))
+    return {day: statistics.median(t) for day, t in times.items()}
+
+
+def notebooks_of(course: Course) -> list[Path]:
+    return sorted((course.root / "notebooks").glob("*.ipynb"))
+
+
+def execute_notebooks(paths: Sequence[Path]) -> dict[str, float]:
+    """Seconds to execute each notebook with nbclient, one after another, as
+    ``tests/course/notebooks/test_notebooks.py`` does (kernel cwd = the notebook's folder). Run
+    in a child (``--notebooks``) so the kernels' chatter on stderr stays out of the table."""
+    import nbclient
+    import nbformat
+
+    os.environ["MINIAGENT_NOTEBOOK_IMPL"] = "reference"  # the kernels inherit it
+    times = {}
+    for path in paths:
+        notebook = nbformat.read(path, as_version=4)
+        client = nbclient.NotebookClient(
+            notebook,
+            timeout=30,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        )
+        t0 = time.perf_counter()
+        client.execute()  # raises CellExecutionError on a failing cell
+        times[path.stem] = time.perf_counter() - t0
+    return times
+
+
+def bench_notebooks(course: Course, paths: Sequence[Path], reps: int) -> dict[str, float]:
+    """Median over ``reps`` passes: seconds per notebook and ``total`` (the whole pass, kernel
+    start-ups included)."""
+    command = [sys.executable, __file__, "--notebooks", *map(str, paths)]
+    passes = []
+    for _ in range(reps):
+        total, done = timed(command, course.root)
+        passes.append({**json.loads(done.stdout.strip().splitlines()[-1]), "total": total})
+    return {key: statistics.median(p[key] for p in passes) for key in passes[0]}
+
+
+def site_command(course: Course, site_dir: Path) -> list[str]:
+    return [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site_dir), "--quiet"]
+
+
+def bench_site(course: Course, reps: int) -> tuple[float, float]:
+    """(seconds of the build that fills the notebook cache, median seconds of the cached builds).
+    The site goes to a temporary folder inside the copy."""
+    site_dir = course.root / "_bench_site"
+    cold, _ = timed(site_command(course, site_dir), course.root)
+    if not (site_dir / "index.html").is_file():
+        raise RuntimeError("mkdocs build wrote no index.html")
+    warm = [timed(site_command(course, site_dir), course.root)[0] for _ in range(reps)]
+    return cold, statistics.median(warm)
+
+
+def pytest_command() -> list[str]:
+    return [str(BIN / "pytest")]  # the README's command: no arguments
+
+
+def bench_pytest(course: Course, reps: int, expected: str) -> float:
+    """Median seconds of the README's ``pytest`` in ``course``, after one untimed run; every
+    day's row of the progress table must show ``expected`` (a ``status`` catalogue key)."""
+    status = say(f"status.{expected}")
+
+    def run() -> float:
+        elapsed, done = timed(pytest_command(), course.root)
+        output = done.stdout + done.stderr
+        states = {}  # day: what its row says after the title
+        for exercise in course.exercises:
+            for line in output.splitlines():
+                if line.startswith(f"  {exercise.id}  ") and exercise.title in line:
+                    states[exercise.id] = line.split(exercise.title, 1)[1].strip()
+        wrong = {day: state for day, state in states.items() if not state.startswith(status)}
+        wrong |= {e.id: None for e in course.exercises if e.id not in states}
+        if wrong:
+            raise RuntimeError(f"pytest: expected every day {status!r}, got {wrong}:\n{output}")
+        return elapsed
+
+    run()  # untimed
+    return statistics.median(run() for _ in range(reps))
+
+
+# ---- the report --------------------------------------------------------------------------------
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def row(label: str, target: str, measured: str, ok: bool | None) -> str:
+    """One line of the summary table (Markdown, to paste into bench/README.md)."""
+    return f"| {label} | {target} | {measured} | {'info' if ok is None else verdict(ok)} |"
+
+
+def part_check(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
+    checks = bench_check(solved, solved.exercises, reps["check"])
+    for day, seconds in checks.items():
+        print(f"miniagent check {day:6s} (solved, warm)          {seconds:7.2f} s")
+    slowest = max(checks, key=checks.__getitem__)
+    ok = checks[slowest] <= TARGETS["check"]
+    measured = f"{checks[slowest]:.2f} s ({slowest})"
+    return [row("`miniagent check dayNN`, solved, warm: slowest day", "<= 1 s", measured, ok)]
+
+
+def part_site(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
+    cold, warm = bench_site(new, reps["mkdocs"])
+    print(f"mkdocs build --strict, filling the notebook cache {cold:7.1f} s")
+    print(f"mkdocs build --strict, notebooks cached          {warm:7.1f} s")
+    measured = f"{warm:.1f} s (filling the cache: {cold:.0f} s)"
+    return [row("`mkdocs build --strict`, notebooks cached", "<= 20 s", measured,
+                warm <= TARGETS["mkdocs"])]  # fmt: skip
+
+
+def part_notebooks(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
+    notebooks = bench_notebooks(new, notebooks_of(new), reps["notebooks"])
+    for name, seconds in notebooks.items():
+        print(f"notebook {name:40s} {seconds:7.1f} s")
+    total = notebooks["total"]
+    return [row("all notebooks executed (nbclient, one after another)", "<= 60 s",
+                f"{total:.1f} s", total <= TARGETS["notebooks"])]  # fmt: skip
+
+
+def part_pytest(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
+    rows = []
+    for course, state, key in ((new, "not_started", "pytest_new"), (solved, "done", "pytest_done")):
+        seconds = bench_pytest(course, reps["pytest"], state)
+        label = "every day not started" if state == "not_started" else "every day solved"
+        print(f"plain pytest, {label:35s} {seconds:7.1f} s")
+        target = TARGETS[key]
+        rows.append(row(f"plain `pytest`, {label}", f"<= {target:g} s", f"{seconds:.1f} s",
+                        seconds <= target))  # fmt: skip
+    return rows
+
+
+PARTS = {"check": part_check, "site": part_site, "notebooks": part_notebooks, "pytest": part_pytest}
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--notebooks"]:  # a child: execute these notebooks, print seconds as JSON
+        print(json.dumps(execute_notebooks([Path(p) for p in argv[1:]])))
+        return
+    warnings.filterwarnings("ignore")
+    reps = QUICK_REPS if "--quick" in argv else REPS
+    parts = list(PARTS)
+    if "--only" in argv:  # e.g. --only check,pytest
+        parts = argv[argv.index("--only") + 1].split(",")
+    print(f"python {sys.version.split()[0]}; {os.cpu_count()} cores; load average "
+          f"{os.getloadavg()[0]:.1f} (timings assume an otherwise idle machine)")  # fmt: skip
+    print(f"timed runs: {reps}; wall seconds, spawn to exit, median\n")
+    summary: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench-loop-") as tmp:
+        new = copy_course(Path(tmp) / "new", solved=False)
+        solved = copy_course(Path(tmp) / "solved", solved=True)
+        for part in parts:
+            summary += PARTS[part](new, solved, reps)
+    print(f"\n(load average at the end: {os.getloadavg()[0]:.1f})\n")
+    print("| the learner's loop (2 cores) | target | measured | |")
+    print("|---|---|---|---|")
+    print("\n".join(summary))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
