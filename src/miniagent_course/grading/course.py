@@ -45,6 +45,7 @@ else:  # pragma: no cover - Python 3.10
 
 COURSE_FILE = "course.toml"
 ROOT_ENV = "MINIAGENT_COURSE_ROOT"
+SOLUTIONS_DIR = "tests/course/solutions"  # correct solutions written unlike the reference
 NOTEBOOK_IMPL_ENV = "MINIAGENT_NOTEBOOK_IMPL"  # "reference": notebooks use the reference
 
 
@@ -284,6 +285,13 @@ def parse_impl_option(value: str, course: Course) -> list[str]:
         elif part.startswith("mutant:"):
             _, mutant = course.mutant(part.removeprefix("mutant:"))  # fails early if unknown
             specs.append(f"mutant:{mutant.key}")
+        elif part == "solutions":
+            files = sorted((course.root / SOLUTIONS_DIR).glob("day*.py"))
+            specs += [f"solution:{course.relative(f)}" for f in files]
+        elif part.startswith("solution:"):
+            path = course.relative(part.removeprefix("solution:"))
+            course.exercise(Path(path).name[:5])  # fails early if the name names no day
+            specs.append(f"solution:{path}")
         elif part in ("reference", "learner"):
             specs.append(part)
         elif part:
@@ -292,30 +300,41 @@ def parse_impl_option(value: str, course: Course) -> list[str]:
 
 
 def impl_label(spec: str) -> str:
-    """The test id of a spec: ``mutant:day00_x`` -> ``mutant-day00_x``."""
-    return f"mutant-{spec.removeprefix('mutant:')}" if spec.startswith("mutant:") else spec
+    """The test id: ``mutant:day00_x`` -> ``mutant-day00_x``; ``solution:.../day00_y.py`` ->
+    ``solution-day00_y``."""
+    if spec.startswith("mutant:"):
+        return f"mutant-{spec.removeprefix('mutant:')}"
+    if spec.startswith("solution:"):
+        return f"solution-{Path(spec).stem}"
+    return spec
 
 
 def impl_kind(spec: str) -> str:
-    return "mutant" if spec.startswith("mutant:") else spec
+    return spec.partition(":")[0] if ":" in spec else spec
 
 
 def spec_exercise(spec: str, course: Course) -> Exercise | None:
-    """The exercise a mutant spec belongs to (None for ``reference`` and ``learner``)."""
-    return course.mutant(spec.removeprefix("mutant:"))[0] if spec.startswith("mutant:") else None
+    """The exercise a mutant or solution spec belongs to (None for reference and learner)."""
+    if spec.startswith("mutant:"):
+        return course.mutant(spec.removeprefix("mutant:"))[0]
+    if spec.startswith("solution:"):
+        return course.exercise(Path(spec).name[:5])
+    return None
 
 
 def load_implementation(course: Course, exercise: Exercise, spec: str) -> Implementation:
     """Build the implementation ``spec`` names for ``exercise``."""
-    if spec == "learner":
-        display = exercise.file
-        module = load_module(course.root / display, display, f"_miniagent_learner_{exercise.id}")
+    if spec == "learner" or spec.startswith("solution:"):  # a solution: a learner's file, solved
+        display = exercise.file if spec == "learner" else spec.removeprefix("solution:")
+        name = f"_miniagent_{impl_label(spec)}_{exercise.id}"
+        module = load_module(course.root / display, display, name)
         functions = {}
         for function in exercise.functions:
             if not callable(getattr(module, function.name, None)):
                 raise ExerciseLoadError(say("load.no_function", file=display, name=function.name))
             functions[function.name] = getattr(module, function.name)
-        return Implementation("learner", "learner", exercise, functions, course, module)
+        kind = impl_kind(spec)
+        return Implementation(kind, impl_label(spec), exercise, functions, course, module)
     reference = {f.name: import_target(f.reference) for f in exercise.functions}
     tests = _reference_tests(course, exercise)
     if spec == "reference":

@@ -134,9 +134,12 @@ def _complete_nav(nav: list, docs: Path, project: Path) -> None:
 
 
 def _source_hash(project: Path) -> str:
-    """Hash of the code notebooks run against: ``src/miniagent`` and ``notebooks/*.py``."""
+    """Hash of the code notebooks run against: ``src/miniagent``, the notebooks' bench
+    (``src/miniagent_course/lab``) and ``notebooks/*.py``; the rest of the tooling does not count."""
     h = hashlib.sha256()
-    files = sorted(project.glob("src/miniagent/**/*.py")) + sorted(project.glob("notebooks/*.py"))
+    files = sorted(project.glob("src/miniagent/**/*.py"))
+    files += sorted(project.glob("src/miniagent_course/lab/*.py"))
+    files += sorted(project.glob("notebooks/*.py"))
     for path in files:
         h.update(str(path.relative_to(project)).encode())
         h.update(path.read_bytes())

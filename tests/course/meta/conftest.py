@@ -38,6 +38,7 @@ COPIED = [
     "tests/course/sanity",
     "src/miniagent_course/stubs",
     "src/miniagent_course/grading/reference_tests",
+    "tests/course/solutions",
     "course/days",
     "notebooks",
 ]

@@ -76,3 +76,15 @@ def test_every_mutant_fails_at_least_one_grader(workspace, request):
 def _rate(what: str, killed: int, total: int) -> str:
     """``day05  10/10 (100%)``."""
     return f"  {what:<6} {killed:>2}/{total:<2} ({100 * killed / max(total, 1):.0f}%)"
+
+
+def test_correct_solutions_written_differently_pass_every_grader(workspace):
+    """Graders must not overfit: two or more solutions per day, unlike the reference, all pass."""
+    run = run_graders(workspace, workspace.exercises, "solutions")
+    for exercise in workspace.exercises:
+        labels = {t["impl"] for t in run.tests if t["exercise"] == exercise.id}
+        assert len(labels) >= 2, f"{exercise.id}: write two solutions in tests/course/solutions/"
+    failing = [
+        f"{t['impl']}: {t['nodeid']}: {t['message']}" for t in run.tests if t["status"] != "passed"
+    ]
+    assert failing == [], "\n".join(failing)

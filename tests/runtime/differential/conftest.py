@@ -1,4 +1,4 @@
-"""Make ``from upstream_fakes import ...`` work in the differential tests (no tests/__init__.py)."""
+"""Make ``import scenario_helpers`` and ``import source_shapes`` work here (no tests/__init__.py)."""
 
 import sys
 from pathlib import Path

@@ -4,7 +4,7 @@ A *scenario* is a plain function ``scenario(ns, **params)`` written once against
 ``ns`` that holds every name it needs (``ns.AIMessage``, ``ns.create_react_agent``,
 ``ns.ToolNode``, ``ns.FakeToolCallingModel``, ...). ``MINI`` fills the namespace from
 ``miniagent``; ``UPSTREAM`` from langchain-core / langgraph / langgraph-prebuilt and the
-upstream-side fakes in ``upstream_fakes.py``. :func:`assert_same` runs the scenario with both,
+upstream-side fakes in ``miniagent_course/lab/upstream_fakes.py``. :func:`assert_same` runs the scenario with both,
 turns what it returned (or raised) into plain data with :func:`normalize`, and compares.
 
 Normalised form: messages become dicts (type, content, name, id, tool calls, tool_call_id,
@@ -78,8 +78,8 @@ _NAMES = [
             "_infer_handled_types",
         )
     ),
-    ("FakeToolCallingModel", "miniagent.testing", "upstream_fakes"),
-    ("ScriptedChatModel", "miniagent.testing", "upstream_fakes"),
+    ("FakeToolCallingModel", "miniagent.testing", "miniagent_course.lab.upstream_fakes"),
+    ("ScriptedChatModel", "miniagent.testing", "miniagent_course.lab.upstream_fakes"),
 ]
 
 

@@ -26,8 +26,6 @@ import langgraph.managed as lg_managed  # noqa: E402
 import langgraph.types as lg_types  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 from typing_extensions import TypedDict  # noqa: E402
-from upstream_fakes import FakeToolCallingModel as UpstreamFakeToolCallingModel  # noqa: E402
-from upstream_fakes import ScriptedChatModel as UpstreamScriptedChatModel  # noqa: E402
 
 import miniagent.checkpoint as mini_checkpoint  # noqa: E402
 import miniagent.errors as mini_errors  # noqa: E402
@@ -36,6 +34,8 @@ import miniagent.managed as mini_managed  # noqa: E402
 import miniagent.messages as mini_messages  # noqa: E402
 import miniagent.types as mini_types  # noqa: E402
 from miniagent.testing import FakeToolCallingModel, ScriptedChatModel  # noqa: E402
+from miniagent_course.lab.upstream_fakes import FakeToolCallingModel as UpstreamFakeToolCallingModel  # noqa: E402
+from miniagent_course.lab.upstream_fakes import ScriptedChatModel as UpstreamScriptedChatModel  # noqa: E402
 
 
 def _namespace(graph, types, managed, memory, errors, messages, model, fake) -> SimpleNamespace:

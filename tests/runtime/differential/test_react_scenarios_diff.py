@@ -2,7 +2,7 @@
 
 Each scenario is written once against a namespace ``ns`` (see ``scenario_helpers.py``) and run
 twice: with miniagent's classes and with langgraph-prebuilt 1.1.3's (plus the upstream-side
-fakes in ``upstream_fakes.py``). The normalised traces -- message types, contents, names, tool
+fakes in ``miniagent_course/lab/upstream_fakes.py``). The normalised traces -- message types, contents, names, tool
 calls, tool_call_ids, statuses, ids (uuids normalised), final state, and the error class and
 exact text when something raises -- must be equal. Most scenarios also assert what upstream's
 own test asserts, so a scenario cannot pass by failing identically on both sides.

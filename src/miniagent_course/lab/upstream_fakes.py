@@ -1,7 +1,7 @@
 """Upstream-side twins of ``miniagent.testing``'s fakes, written on langchain-core's BaseChatModel.
 
-Differential tests run the same script through ``miniagent.testing.X`` and ``upstream_fakes.X``
-and compare what comes out. The fakes here are written for this repository (they are not copies):
+Differential tests and the notebooks run the same script through ``miniagent.testing.X`` and
+``upstream_fakes.X`` and compare what comes out. The fakes here are written for this repository (they are not copies):
 
 * ``FakeToolCallingModel`` has the semantics of the ``FakeToolCallingModel`` in
   langgraph-prebuilt 1.1.3's ``tests/model.py`` (the helper the upstream agent tests use).

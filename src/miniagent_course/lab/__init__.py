@@ -1,0 +1,165 @@
+"""The notebooks' bench: run one experiment on miniagent and on upstream, side by side.
+
+A notebook imports what it needs in one line and gets on with the lesson::
+
+    from miniagent_course.lab import LIBS, MINI, UP, on_both, agreement, yours, attempt
+
+* ``MINI`` and ``UP`` are namespaces with the same names on both sides (``create_react_agent``,
+  ``StateGraph``, the message classes, ``tool``, the scripted fakes, and ``agent_module``: the
+  module that holds ``create_react_agent``'s helpers). ``UP`` is ``None`` when the pinned upstream
+  packages are not installed; ``LIBS`` lists the sides that are.
+* ``on_both(experiment, *args)`` runs ``experiment(lib, *args)`` on each side and returns
+  miniagent's result, or both results when they differ; ``agreement()`` then prints one line:
+  did upstream give the same result on every run since the last call?
+* ``yours(day)`` is your exercise file, read afresh; it prints one line and returns ``None``
+  while the day is not started or the file does not load, so a notebook goes on either way.
+* ``attempt(call)`` is ``call()``'s result, or one line naming the error it raised.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import warnings
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+from miniagent_course.grading.course import ExerciseLoadError, Implementation, load_learner
+from miniagent_course.todo import NotStarted
+
+
+def _mini() -> SimpleNamespace:
+    from miniagent import graph, messages, runnables, testing, tools
+    from miniagent.checkpoint import InMemorySaver
+    from miniagent.errors import GraphRecursionError
+    from miniagent.managed import RemainingSteps
+    from miniagent.prebuilt import ToolNode, chat_agent_executor, create_react_agent
+
+    return SimpleNamespace(
+        name="miniagent",
+        agent_module=chat_agent_executor,
+        create_react_agent=create_react_agent,
+        ToolNode=ToolNode,
+        StateGraph=graph.StateGraph,
+        START=graph.START,
+        END=graph.END,
+        MessagesState=graph.MessagesState,
+        add_messages=graph.add_messages,
+        RemainingSteps=RemainingSteps,
+        GraphRecursionError=GraphRecursionError,
+        InMemorySaver=InMemorySaver,
+        AIMessage=messages.AIMessage,
+        HumanMessage=messages.HumanMessage,
+        SystemMessage=messages.SystemMessage,
+        ToolMessage=messages.ToolMessage,
+        RemoveMessage=messages.RemoveMessage,
+        RunnableLambda=runnables.RunnableLambda,
+        tool=tools.tool,
+        convert_to_openai_tool=tools.convert_to_openai_tool,
+        FakeToolCallingModel=testing.FakeToolCallingModel,
+        ScriptedChatModel=testing.ScriptedChatModel,
+    )
+
+
+def _upstream() -> SimpleNamespace | None:
+    if importlib.util.find_spec("langgraph") is None:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # upstream marks its prebuilt agent as deprecated
+        from langchain_core import messages
+        from langchain_core.runnables import RunnableLambda
+        from langchain_core.tools import tool
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+        from langgraph import graph
+        from langgraph.checkpoint.memory import InMemorySaver
+        from langgraph.errors import GraphRecursionError
+        from langgraph.managed import RemainingSteps
+        from langgraph.prebuilt import ToolNode, chat_agent_executor, create_react_agent
+
+        from miniagent_course.lab import upstream_fakes
+
+    return SimpleNamespace(
+        name="langgraph",
+        agent_module=chat_agent_executor,
+        create_react_agent=create_react_agent,
+        ToolNode=ToolNode,
+        StateGraph=graph.StateGraph,
+        START=graph.START,
+        END=graph.END,
+        MessagesState=graph.MessagesState,
+        add_messages=graph.add_messages,
+        RemainingSteps=RemainingSteps,
+        GraphRecursionError=GraphRecursionError,
+        InMemorySaver=InMemorySaver,
+        AIMessage=messages.AIMessage,
+        HumanMessage=messages.HumanMessage,
+        SystemMessage=messages.SystemMessage,
+        ToolMessage=messages.ToolMessage,
+        RemoveMessage=messages.RemoveMessage,
+        RunnableLambda=RunnableLambda,
+        tool=tool,
+        convert_to_openai_tool=convert_to_openai_tool,
+        FakeToolCallingModel=upstream_fakes.FakeToolCallingModel,
+        ScriptedChatModel=upstream_fakes.ScriptedChatModel,
+    )
+
+
+MINI = _mini()
+UP = _upstream()
+LIBS = [MINI] if UP is None else [MINI, UP]
+_COMPARED: list[bool] = []  # one entry per on_both call since the last agreement()
+
+
+def on_both(experiment: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``experiment(lib, ...)`` on each side: miniagent's result, or both when they differ."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        results = [experiment(lib, *args, **kwargs) for lib in LIBS]
+    if len(results) == 1:
+        return results[0]
+    _COMPARED.append(results[0] == results[1])
+    if results[0] == results[1]:
+        return results[0]
+    return f"miniagent: {results[0]}  |  langgraph: {results[1]}"
+
+
+def agreement() -> None:
+    """One line: did upstream give the same results as miniagent in the runs above?"""
+    if UP is None:
+        print('(langgraph is not installed: to compare, pip install -e ".[upstream]")')
+    elif _COMPARED:
+        same, runs = sum(_COMPARED), len(_COMPARED)
+        verdict = "the same" if same == runs else f"DIFFERENT in {runs - same} of the"
+        print(f"(langgraph, same code: {verdict} results in {runs} run(s) above)")
+    _COMPARED.clear()
+
+
+def attempt(call: Callable[[], Any]) -> Any:
+    """``call()``, or ``"ErrorType: first line of the message"`` if it raised."""
+    try:
+        return call()
+    except Exception as error:
+        lines = str(error).splitlines()
+        return f"{type(error).__name__}: {lines[0] if lines else ''}"
+
+
+def yours(day: str) -> Implementation | None:
+    """Your exercise file for ``day``, read afresh; ``None`` (and one line) if it is not ready."""
+    try:
+        return load_learner(day)
+    except ExerciseLoadError as error:
+        print(str(error).splitlines()[0])
+    except NotStarted:
+        print(f"{day} is not started yet: write your code, save, and run this cell again.")
+    return None
+
+
+def try_yours(call: Callable[[], Any]) -> Any:
+    """Like :func:`attempt`, but a function that still raises NotStarted says so in one line."""
+    try:
+        return call()
+    except NotStarted as error:
+        return f"not started yet ({error.exercise})"
+    except Exception as error:
+        lines = str(error).splitlines()
+        return f"{type(error).__name__}: {lines[0] if lines else ''}"
