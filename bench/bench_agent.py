@@ -67,6 +67,7 @@ ROUNDS = 3  # each (N, variant) runs this many blocks, in fresh interpreters, ta
 IMPORT_RUNS, QUICK_IMPORT_RUNS = 9, 5
 TARGETS = {"vs_react_100": 10.0, "import_ms": 60.0}
 PROFILE_N = 1000
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__))).replace("\\", "/")
 
 
 def noop(x: int) -> int:
@@ -309,15 +310,16 @@ def phases() -> list[tuple[str, tuple[str, int, str], int]]:
 
 
 def _module_of(filename: str) -> str:
-    """A short name for where a function lives: ``miniagent/graph/pregel.py``, ``pydantic``,
-    ``(built-in)``."""
-    if filename == "~" or filename.startswith("<"):
-        return "(built-in / C)" if filename == "~" else filename
-    parts = filename.replace("\\", "/").split("/")
-    if "miniagent" in parts:
-        return "/".join(parts[len(parts) - 1 - parts[::-1].index("miniagent") :])
+    """A short name for where a function lives: ``src/miniagent/graph/pregel.py``,
+    ``pydantic``, ``python/typing.py``, ``(built-in / C)``."""
+    if filename == "~":
+        return "(built-in / C)"
+    path = filename.replace("\\", "/")
+    parts = path.split("/")
     if "site-packages" in parts:
         return parts[parts.index("site-packages") + 1].removesuffix(".py")
+    if path.startswith(REPO + "/"):
+        return path[len(REPO) + 1 :]
     return "python/" + parts[-1]
 
 
@@ -335,7 +337,9 @@ def breakdown(n: int, top: int = 10) -> dict[str, Any]:
     by_phase = []
     outside = total
     for label, key, depth in phases():
-        cumulative = stats[key][3] if key in stats else 0.0
+        if key not in stats:  # renamed or moved: say so rather than print 0 %
+            raise LookupError(f"phase {label!r} ({key}) did not run")
+        cumulative = stats[key][3]
         by_phase.append((label, cumulative / total, depth))
         outside -= cumulative if depth == 0 else 0.0
     by_phase.append(("the graph loop (everything else)", outside / total, 0))
@@ -358,13 +362,13 @@ def print_breakdown(report: dict[str, Any]) -> None:
     print(f"(c) where miniagent's time goes, N = {report['n']} (one run under cProfile)")
     print("    by phase (cumulative; indented phases run inside the one above)")
     for label, share, depth in report["phases"]:
-        print(f"      {'  ' * depth}{label:{44 - 2 * depth}s} {share:6.1%}")
+        print(f"      {'  ' * depth}{label:{48 - 2 * depth}s} {share:6.1%}")
     print("    by module (own time)")
     for module, share in report["modules"]:
-        print(f"      {module:44s} {share:6.1%}")
+        print(f"      {module:48s} {share:6.1%}")
     print("    top functions (own time)")
     for function, share, calls in report["functions"]:
-        print(f"      {function:60s} {share:6.1%} {calls:8d} calls")
+        print(f"      {function[:72]:72s} {share:6.1%} {calls:8d} calls")
 
 
 # ---- the report --------------------------------------------------------------------------------

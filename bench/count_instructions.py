@@ -1,17 +1,16 @@
-"""Deterministic cost: CPU instructions per agent round trip and per super-step (valgrind).
+"""Deterministic cost: CPU instructions per agent round trip (valgrind).
 
     python bench/count_instructions.py      # needs valgrind (Debian/Ubuntu: apt install valgrind)
 
 Timings on a shared machine swing by 20-50% from one minute to the next, which hides a change
 worth 2%. The number of instructions a run executes does not swing: this script counts them
-with valgrind's cachegrind, for the workloads of ``bench_agent.py`` (one ``create_react_agent``
-model+tool round trip, N = 100; then the same with ``_validate_chat_history`` switched off, as
-in the ``mini, no check`` column) and ``bench_runtime.py`` (one super-step of the two-node loop,
-N = 100). Each workload runs K1 and then K2 times after two warm-up runs, in a fresh
-interpreter with ``PYTHONHASHSEED=0``; the difference divided by (K2 - K1) * N is the cost of
-one unit, without interpreter start-up and imports. Use it to compare two versions of the code:
-run it before and after a change. Counts are not time (a cache miss costs more than an add),
-but on this code they follow it closely. It takes about 40 seconds.
+with valgrind's cachegrind, for the workload of ``bench_agent.py``: one ``create_react_agent``
+model+tool round trip at N = 100. The workload runs K1 and then K2 times after two warm-up
+runs, in a fresh interpreter with ``PYTHONHASHSEED=0``; the difference divided by
+(K2 - K1) * N is the cost of one round trip, without interpreter start-up and imports. Use it
+to compare two versions of the code: run it before and after a change. Counts are not time (a
+cache miss costs more than an add), but on this code they follow it closely. It takes about
+half a minute.
 """
 
 from __future__ import annotations
@@ -23,42 +22,21 @@ import subprocess
 import sys
 from pathlib import Path
 
-N = 100
 K1, K2 = 1, 4
 HERE = Path(__file__).resolve().parent
 
 
-def agent_workload(k: int) -> None:
+def agent_workload(n: int, k: int) -> None:
     sys.path.insert(0, str(HERE))
     import bench_agent
 
-    agent = bench_agent.build_mini(N)
+    agent = bench_agent.build_mini(n)
     for _ in range(2 + k):
-        bench_agent.run_once(agent, N)
+        bench_agent.run_once(agent, n)
 
 
-def unchecked_workload(k: int) -> None:
-    sys.path.insert(0, str(HERE))
-    import bench_agent
-
-    agent = bench_agent.build_mini_unchecked(N)
-    for _ in range(2 + k):
-        bench_agent.run_once(agent, N)
-
-
-def runtime_workload(k: int) -> None:
-    sys.path.insert(0, str(HERE))
-    import bench_runtime
-
-    built = bench_runtime.build_graph("mini", N)
-    for _ in range(2 + k):
-        bench_runtime.time_run(built, N)
-
-
-WORKLOADS = {
-    "agent": ("create_react_agent round trip", agent_workload),
-    "unchecked": ("  the same without the history check", unchecked_workload),
-    "runtime": ("super-step of the two-node loop", runtime_workload),
+WORKLOADS = {  # name: (label, N)
+    "agent": ("create_react_agent round trip, N = 100", 100),
 }
 
 
@@ -78,14 +56,14 @@ def instructions(workload: str, k: int) -> int:
 
 def main(argv: list[str]) -> None:
     if argv[:1] == ["--run"]:
-        WORKLOADS[argv[1]][1](int(argv[2]))
+        agent_workload(WORKLOADS[argv[1]][1], int(argv[2]))
         return
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian/Ubuntu: apt install valgrind)")
-    print(f"python {sys.version.split()[0]}; instructions per unit, N = {N} (valgrind cachegrind)")
-    for name, (label, _) in WORKLOADS.items():
-        per_unit = (instructions(name, K2) - instructions(name, K1)) / (K2 - K1) / N
-        print(f"    {label:36s} {per_unit:12,.0f}")
+    print(f"python {sys.version.split()[0]}; instructions per round trip (valgrind cachegrind)")
+    for name, (label, n) in WORKLOADS.items():
+        per_unit = (instructions(name, K2) - instructions(name, K1)) / (K2 - K1) / n
+        print(f"    {label:44s} {per_unit:12,.0f}")
 
 
 if __name__ == "__main__":

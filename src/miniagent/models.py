@@ -105,17 +105,17 @@ class BaseChatModel(BaseModel, Runnable, ABC):
 
         A str is one human message; a list (or tuple) of message-likes goes through
         ``convert_to_messages``. Anything else, a single message included, is an error.
+        Upstream wraps the messages in a ``PromptValue`` (and accepts one); we have none.
         """
-        if isinstance(model_input, list):  # not in upstream: the usual input, without the ABC check
-            return convert_to_messages(model_input)
         if isinstance(model_input, str):
             return [HumanMessage(content=model_input)]
         if isinstance(model_input, Sequence):
             return convert_to_messages(model_input)
-        raise ValueError(
+        msg = (
             f"Invalid input type {type(model_input)}. "
             "Must be a PromptValue, str, or list of BaseMessages."
         )
+        raise ValueError(msg)
 
     def _should_stream(self, *, async_api: bool, handlers: Sequence[Any]) -> bool:
         """Take the streaming path? (``chat_models.py:590``).

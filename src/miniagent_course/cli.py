@@ -6,6 +6,7 @@
     miniagent watch [DAY]        re-grade every time you save an exercise file
     miniagent reset DAY          back up your file, then restore the original stub
     miniagent solution DAY       once DAY passes: the reference and upstream, side by side
+    miniagent mine               your agent: create_react_agent made of your functions, tested
     miniagent open               build the course site and open it
     miniagent grade --json FILE  for instructors: a Gradescope results.json (strict)
 
@@ -98,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     solution = commands.add_parser("solution", help=say("cli.help_solution"))
     solution.add_argument("day", help=say("cli.help_day"))
     solution.add_argument("--stacked", action="store_true", help=say("cli.help_stacked"))
+    commands.add_parser("mine", help=say("cli.help_mine"))
     commands.add_parser("open", help=say("cli.help_open"))  # handled in main()
     grade = commands.add_parser("grade", help=say("cli.help_grade"))
     grade.add_argument("--json", metavar="FILE", help=say("cli.help_grade_json"))
@@ -448,6 +450,43 @@ def _side_by_side(left_title: str, left: str, right_title: str, right: str, stac
     )
 
 
+# --- mine ----------------------------------------------------------------------------------------
+
+
+def mine(course: Course, args: argparse.Namespace) -> int:
+    """Your agent: which functions are yours, the demo run on it, and the scenarios it passes."""
+    from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
+    from miniagent_course.mine import SCENARIO_TIMEOUT, check, your_agent, your_functions
+
+    yours = your_functions(course)
+    print(say("mine.title"))
+    for exercise in course.exercises:
+        if exercise.id in yours.functions:
+            names = ", ".join(r.partition(":")[2] for r in yours.functions[exercise.id])
+            print(say("mine.yours", day=exercise.id, names=names))
+        elif exercise.id in yours.broken:
+            print(say("mine.broken", day=exercise.id, why=yours.broken[exercise.id]))
+        elif exercise.id in yours.not_started:
+            print(say("mine.theirs", day=exercise.id))
+    print("\n" + say("mine.demo_title"))
+    from miniagent.demo import render
+
+    with your_agent(yours.functions):
+        try:
+            print(call_with_timeout(render, {}, SCENARIO_TIMEOUT))
+        except GraderTimeout:
+            print(say("mine.demo_timeout", seconds=SCENARIO_TIMEOUT))
+        except Exception as error:  # your functions may break the demo: say how, go on
+            print(say("mine.demo_failed", error=f"{type(error).__name__}: {error}".splitlines()[0]))
+    report = check(course)
+    print(say("mine.score", k=len(report.passed), n=report.total))
+    for name, days in report.failed.items():
+        print(say("mine.failed", scenario=name, days=", ".join(days)))
+    if not report.failed and not yours.not_started and not yours.broken:
+        print(say("mine.all_yours"))
+    return 0 if not report.failed else 1
+
+
 # --- open ----------------------------------------------------------------------------------------
 
 
@@ -469,6 +508,7 @@ COMMANDS: dict[str, Callable[[Course, argparse.Namespace], int]] = {
     "reset": reset,
     "solution": solution,
     "grade": grade,
+    "mine": mine,
 }
 
 

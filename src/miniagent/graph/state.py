@@ -587,29 +587,35 @@ def _get_updates(output: Any, keys: frozenset[str], ordered: list[str]) -> list[
 # --8<-- [end:get_updates]
 
 
-def _control_branch(output: Any) -> list[tuple[str, Any]]:
+def _control_branch(value: Any) -> collections.abc.Sequence[tuple[str, Any]]:
     """Where a node sends control itself: a returned ``Send``, or ``Command(goto=...)``
-    (state.py:1753). ``goto=END`` writes nothing."""
-    if output is None or isinstance(output, dict):  # the common case: a plain update
-        return []
-    if isinstance(output, Send):
-        return [(TASKS, output)]
+    (state.py:1753). ``goto=END`` writes nothing; a plain update (a dict, None) yields no write.
+
+    Upstream raises ``ParentCommand`` for ``Command.PARENT``; miniagent graphs have no parent.
+    """
+    if isinstance(value, Send):
+        return ((TASKS, value),)
     commands: list[Command] = []
-    if isinstance(output, Command):
-        commands.append(output)
-    elif isinstance(output, (list, tuple)):
-        commands.extend(c for c in output if isinstance(c, Command))
-    writes: list[tuple[str, Any]] = []
+    if isinstance(value, Command):
+        commands.append(value)
+    elif isinstance(value, (list, tuple)):
+        for cmd in value:
+            if isinstance(cmd, Command):
+                commands.append(cmd)
+    rtn: list[tuple[str, Any]] = []
     for command in commands:
         if command.graph == Command.PARENT:
             raise NotImplementedError("miniagent graphs have no parent graph (Command.PARENT)")
-        goto = [command.goto] if isinstance(command.goto, (Send, str)) else command.goto
-        for go in goto:
+
+        goto_targets = [command.goto] if isinstance(command.goto, (Send, str)) else command.goto
+
+        for go in goto_targets:
             if isinstance(go, Send):
-                writes.append((TASKS, go))
+                rtn.append((TASKS, go))
             elif isinstance(go, str) and go != END:
-                writes.append((BRANCH_TO + go, None))
-    return writes
+                # END is no node to branch to: the run just ends
+                rtn.append((BRANCH_TO + go, None))
+    return rtn
 
 
 def _get_update_as_tuples(output: Any, keys: list[str]) -> list[tuple[str, Any]]:

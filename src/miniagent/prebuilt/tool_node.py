@@ -7,16 +7,16 @@ injection markers (``ToolRuntime``, ``InjectedState``, ``InjectedStore``) and th
 
 What the miniature leaves out: streaming tool-output deltas (``emit_output_delta``),
 ``execution_info``/``server_info`` on ``ToolRuntime``, interrupt-resume validation
-(``is_invalid_resume``) and tracing. One difference in how calls run: upstream starts a thread
-pool even for a single call; we run a single call in the caller's thread (in a copy of its
-context, like a pool task), which is what every ``tools`` task of ``create_react_agent`` v2 is.
+(``is_invalid_resume``) and tracing. As upstream, the sync path always maps the calls through a
+thread pool (``get_executor_for_config``), even a single call.
 """
 
 from __future__ import annotations
 
-import contextvars
+import asyncio
+import inspect
 import json
-from copy import copy
+from copy import copy, deepcopy
 from dataclasses import dataclass, field, replace
 from types import UnionType
 from typing import (
@@ -45,7 +45,8 @@ from miniagent.messages import (
     ToolMessage,
     convert_to_messages,
 )
-from miniagent.runnables import RunnableCallable, RunnableConfig, get_config_list
+from miniagent.runnables.callable import CONF, RunnableCallable
+from miniagent.runnables.config import RunnableConfig, get_config_list, get_executor_for_config
 from miniagent.runtime import Runtime
 from miniagent.tools import BaseTool, InjectedToolArg
 from miniagent.tools import tool as create_tool
@@ -86,8 +87,10 @@ TOOL_INVOCATION_ERROR_TEMPLATE = (
     " Please fix the error and try again."
 )
 
-# Where the graph may put a "read my state" function (langgraph/_internal/_constants.py).
+# Where a graph may put its "read my state" and "read channels" functions
+# (langgraph/_internal/_constants.py). The miniature's loop installs neither: a caller may.
 CONFIG_KEY_READ_STATE = "__pregel_read_state"
+CONFIG_KEY_READ = "__pregel_read"
 
 
 # --8<-- [start:tool_call_request]
@@ -172,12 +175,13 @@ class ToolInvocationError(ToolException):
         tool_kwargs: dict[str, Any],
         filtered_errors: list[dict[str, Any]] | None = None,
     ) -> None:
-        if filtered_errors is not None:
-            error_display_str = "\n".join(
-                f"{'.'.join(str(loc) for loc in error.get('loc', ()))}: "
-                f"{error.get('msg', 'Unknown error')}"
-                for error in filtered_errors
-            )
+        if filtered_errors is not None:  # only the errors the model can fix, without URLs
+            error_str_parts = []
+            for error in filtered_errors:
+                loc_str = ".".join(str(loc) for loc in error.get("loc", ()))
+                msg = error.get("msg", "Unknown error")
+                error_str_parts.append(f"{loc_str}: {msg}")
+            error_display_str = "\n".join(error_str_parts)
         else:
             error_display_str = str(source)
         self.message = TOOL_INVOCATION_ERROR_TEMPLATE.format(
@@ -211,10 +215,11 @@ def _handle_tool_error(e: Exception, *, flag: Any) -> str:
     elif callable(flag):
         content = flag(e)
     else:
-        raise ValueError(
+        msg = (
             f"Got unexpected type of `handle_tool_error`. Expected bool, str "
             f"or callable. Received: {flag}"
         )
+        raise ValueError(msg)
     return content
 
 
@@ -228,9 +233,8 @@ def _infer_handled_types(handler: Callable[..., str]) -> tuple[type[Exception], 
     ``e: ValueError`` -> ``(ValueError,)``; ``e: ValueError | TypeError`` -> both; no
     annotation -> ``(Exception,)``. A bound method's ``self``/``cls`` is skipped.
     """
-    import inspect
-
-    params = list(inspect.signature(handler).parameters.values())
+    sig = inspect.signature(handler)
+    params = list(sig.parameters.values())
     if params:
         if params[0].name in ["self", "cls"] and len(params) == 2:
             first_param = params[1]
@@ -244,17 +248,18 @@ def _infer_handled_types(handler: Callable[..., str]) -> tuple[type[Exception], 
                 args = get_args(first_param.annotation)
                 if all(issubclass(arg, Exception) for arg in args):
                     return tuple(args)
-                raise ValueError(
+                msg = (
                     "All types in the error handler error annotation must be "
                     "Exception types. For example, "
                     "`def custom_handler(e: Union[ValueError, TypeError])`. "
                     f"Got '{first_param.annotation}' instead."
                 )
+                raise ValueError(msg)
 
             exception_type = type_hints[first_param.name]
             if Exception in exception_type.__mro__:
                 return (exception_type,)
-            raise ValueError(
+            msg = (
                 f"Arbitrary types are not supported in the error handler "
                 f"signature. Please annotate the error with either a "
                 f"specific Exception type or a union of Exception types. "
@@ -262,6 +267,7 @@ def _infer_handled_types(handler: Callable[..., str]) -> tuple[type[Exception], 
                 "`def custom_handler(e: Union[ValueError, TypeError])`. "
                 f"Got '{exception_type}' instead."
             )
+            raise ValueError(msg)
 
     return (Exception,)  # no annotation: catch everything, for backwards compatibility
 
@@ -276,7 +282,8 @@ def _filter_validation_errors(
     """Keep only the errors about arguments the model controls (tool_node.py:532)."""
     injected_arg_names: set[str] = set()
     if injected_args:
-        injected_arg_names.update(injected_args.state)
+        if injected_args.state:
+            injected_arg_names.update(injected_args.state.keys())
         if injected_args.store:
             injected_arg_names.add(injected_args.store)
         if injected_args.runtime:
@@ -286,10 +293,10 @@ def _filter_validation_errors(
     for error in validation_error.errors():
         if error["loc"] and error["loc"][0] not in injected_arg_names:
             error_copy: dict[str, Any] = {**error}
-            if isinstance(error_copy.get("input"), dict):
-                error_copy["input"] = {
-                    k: v for k, v in error_copy["input"].items() if k not in injected_arg_names
-                }
+            if isinstance(error_copy.get("input"), dict):  # drop the injected values too
+                input_dict = error_copy["input"]
+                input_copy = {k: v for k, v in input_dict.items() if k not in injected_arg_names}
+                error_copy["input"] = input_copy
             filtered_errors.append(error_copy)
     return filtered_errors
 
@@ -317,8 +324,8 @@ class ToolNode(RunnableCallable):
     Input: a state dict (or object) with ``messages``, a list of messages, a list of tool-call
     dicts, or the v2 ``ToolCallWithContext`` payload. Output: ``{"messages": [ToolMessage, ...]}``
     (a list for list input; a list of updates and ``Command``s when tools return ``Command``s).
-    Several calls run in parallel in a thread pool (``asyncio.gather`` on the async path); the
-    results keep the order of the calls. Outside a graph, pass a runtime in the config:
+    The calls run in a thread pool, even a single one (``asyncio.gather`` on the async path);
+    the results keep the order of the calls. Outside a graph, pass a runtime in the config:
     ``{"configurable": {"__pregel_runtime": Runtime()}}`` (as upstream's tests do).
     """
 
@@ -348,8 +355,12 @@ class ToolNode(RunnableCallable):
         self._wrap_tool_call = wrap_tool_call
         self._awrap_tool_call = awrap_tool_call
         for tool in tools:
-            tool_ = tool if isinstance(tool, BaseTool) else create_tool(tool)
+            if not isinstance(tool, BaseTool):
+                tool_ = create_tool(tool)
+            else:
+                tool_ = tool
             self._tools_by_name[tool_.name] = tool_  # a later duplicate name wins
+            # Which parameters the node fills in, read once here rather than at every call.
             self._injected_args[tool_.name] = _get_all_injected_args(tool_)
 
     # --8<-- [end:tool_node_init]
@@ -379,14 +390,11 @@ class ToolNode(RunnableCallable):
             )
             tool_runtimes.append(tool_runtime)
 
-        if len(tool_calls) == 1:  # nothing to parallelise: no pool, but a copied context too
-            ctx = contextvars.copy_context()
-            outputs = [ctx.run(self._run_one, tool_calls[0], input_type, tool_runtimes[0])]
-        else:
-            input_types = [input_type] * len(tool_calls)
-            outputs = _map_in_threads(
-                self._run_one, tool_calls, input_types, tool_runtimes, config=config
-            )
+        # Always through the pool, even one call: each runs in a copy of this context.
+        input_types = [input_type] * len(tool_calls)
+        with get_executor_for_config(config) as executor:
+            outputs = list(executor.map(self._run_one, tool_calls, input_types, tool_runtimes))
+
         return self._combine_tool_outputs(outputs, input_type)
 
     # --8<-- [end:func]
@@ -394,8 +402,6 @@ class ToolNode(RunnableCallable):
     # --8<-- [start:afunc]
     async def _afunc(self, input: Any, config: RunnableConfig, runtime: Runtime) -> Any:
         """Async path (tool_node.py:850): the same, with ``asyncio.gather``."""
-        import asyncio
-
         tool_calls, input_type = self._parse_input(input)
         config_list = get_config_list(config, len(tool_calls))
 
@@ -474,30 +480,53 @@ class ToolNode(RunnableCallable):
         """Run one call and apply ``handle_tool_errors`` (tool_node.py:944)."""
         call = request.tool_call
         tool = request.tool
+
         if tool is None:  # unknown name: always an error ToolMessage, whatever the policy
             if invalid_tool_message := self._validate_tool_call(call):
                 return invalid_tool_message
-            raise TypeError(f"Tool {call['name']} is not registered with ToolNode")
+            msg = f"Tool {call['name']} is not registered with ToolNode"
+            raise TypeError(msg)
 
         # Injection happens outside the try: its errors are never turned into messages.
         injected_call = self._inject_tool_args(call, request.runtime, tool)
         call_args = {**injected_call, "type": "tool_call"}
+
         try:
             try:
                 response = tool.invoke(call_args, config)
             except ValidationError as exc:
-                filtered_errors = _filter_validation_errors(
-                    exc, self._injected_args.get(call["name"])
-                )
+                # Report only the arguments the model controls, with the args it sent.
+                injected = self._injected_args.get(call["name"])
+                filtered_errors = _filter_validation_errors(exc, injected)
                 raise ToolInvocationError(call["name"], exc, call["args"], filtered_errors) from exc
-            return self._normalize_tool_response(response, call, input_type)
+
+            # Inside the try, so an invalid return goes through handle_tool_errors too.
+            return self._normalize_tool_response(response, request.tool_call, input_type)
+
         except GraphBubbleUp:
             raise  # interrupts and parent-graph commands always propagate
         except Exception as e:
-            if not self._should_handle(e):
+            # Which exception types does handle_tool_errors cover?
+            handled_types: tuple[type[Exception], ...]
+            if isinstance(self._handle_tool_errors, type) and issubclass(
+                self._handle_tool_errors, Exception
+            ):
+                handled_types = (self._handle_tool_errors,)
+            elif isinstance(self._handle_tool_errors, tuple):
+                handled_types = self._handle_tool_errors
+            elif callable(self._handle_tool_errors) and not isinstance(
+                self._handle_tool_errors, type
+            ):
+                handled_types = _infer_handled_types(self._handle_tool_errors)
+            else:
+                handled_types = (Exception,)  # True or a string: everything
+
+            if not self._handle_tool_errors or not isinstance(e, handled_types):
                 raise
+
+            content = _handle_tool_error(e, flag=self._handle_tool_errors)
             return ToolMessage(
-                content=_handle_tool_error(e, flag=self._handle_tool_errors),
+                content=content,
                 name=call["name"],
                 tool_call_id=call["id"],
                 status="error",
@@ -505,49 +534,40 @@ class ToolNode(RunnableCallable):
 
     # --8<-- [end:execute_tool_sync]
 
-    # --8<-- [start:should_handle]
-    def _should_handle(self, e: Exception) -> bool:
-        """Does ``handle_tool_errors`` cover ``e``? (the ``handled_types`` block, l.1013-1031)."""
-        flag = self._handle_tool_errors
-        if isinstance(flag, type) and issubclass(flag, Exception):
-            handled_types: tuple[type[Exception], ...] = (flag,)
-        elif isinstance(flag, tuple):
-            handled_types = flag
-        elif callable(flag) and not isinstance(flag, type):
-            handled_types = _infer_handled_types(flag)
-        else:
-            handled_types = (Exception,)  # True or a string: everything
-        return bool(flag) and isinstance(e, handled_types)
-
-    # --8<-- [end:should_handle]
-
     # --8<-- [start:run_one]
     def _run_one(self, call: ToolCall, input_type: str, tool_runtime: ToolRuntime) -> Any:
         """One call, through ``wrap_tool_call`` when one is set (tool_node.py:1045)."""
-        request = ToolCallRequest(
+        # An unknown name is checked later, in _execute_tool_sync: a wrapper may answer it.
+        tool = self.tools_by_name.get(call["name"])
+
+        tool_request = ToolCallRequest(
             tool_call=call,
-            tool=self.tools_by_name.get(call["name"]),
+            tool=tool,
             state=tool_runtime.state,
             runtime=tool_runtime,
         )
+
         config = tool_runtime.config
+
         if self._wrap_tool_call is None:
-            return self._execute_tool_sync(request, input_type, config)
+            return self._execute_tool_sync(tool_request, input_type, config)
 
         def execute(req: ToolCallRequest) -> Any:
+            """Run the (possibly modified) request; the wrapper may call it many times."""
             return self._execute_tool_sync(req, input_type, config)
 
         try:
-            return self._wrap_tool_call(request, execute)
+            return self._wrap_tool_call(tool_request, execute)
         except GraphBubbleUp:
             raise
         except Exception as e:
             if not self._handle_tool_errors:  # no type filtering on this path
                 raise
+            content = _handle_tool_error(e, flag=self._handle_tool_errors)
             return ToolMessage(
-                content=_handle_tool_error(e, flag=self._handle_tool_errors),
-                name=request.tool_call["name"],
-                tool_call_id=request.tool_call["id"],
+                content=content,
+                name=tool_request.tool_call["name"],
+                tool_call_id=tool_request.tool_call["id"],
                 status="error",
             )
 
@@ -560,29 +580,49 @@ class ToolNode(RunnableCallable):
         """Async twin of ``_execute_tool_sync`` (tool_node.py:1104)."""
         call = request.tool_call
         tool = request.tool
+
         if tool is None:
             if invalid_tool_message := self._validate_tool_call(call):
                 return invalid_tool_message
-            raise TypeError(f"Tool {call['name']} is not registered with ToolNode")
+            msg = f"Tool {call['name']} is not registered with ToolNode"
+            raise TypeError(msg)
 
         injected_call = self._inject_tool_args(call, request.runtime, tool)
         call_args = {**injected_call, "type": "tool_call"}
+
         try:
             try:
                 response = await tool.ainvoke(call_args, config)
             except ValidationError as exc:
-                filtered_errors = _filter_validation_errors(
-                    exc, self._injected_args.get(call["name"])
-                )
+                injected = self._injected_args.get(call["name"])
+                filtered_errors = _filter_validation_errors(exc, injected)
                 raise ToolInvocationError(call["name"], exc, call["args"], filtered_errors) from exc
-            return self._normalize_tool_response(response, call, input_type)
+
+            return self._normalize_tool_response(response, request.tool_call, input_type)
+
         except GraphBubbleUp:
             raise
         except Exception as e:
-            if not self._should_handle(e):
+            handled_types: tuple[type[Exception], ...]
+            if isinstance(self._handle_tool_errors, type) and issubclass(
+                self._handle_tool_errors, Exception
+            ):
+                handled_types = (self._handle_tool_errors,)
+            elif isinstance(self._handle_tool_errors, tuple):
+                handled_types = self._handle_tool_errors
+            elif callable(self._handle_tool_errors) and not isinstance(
+                self._handle_tool_errors, type
+            ):
+                handled_types = _infer_handled_types(self._handle_tool_errors)
+            else:
+                handled_types = (Exception,)
+
+            if not self._handle_tool_errors or not isinstance(e, handled_types):
                 raise
+
+            content = _handle_tool_error(e, flag=self._handle_tool_errors)
             return ToolMessage(
-                content=_handle_tool_error(e, flag=self._handle_tool_errors),
+                content=content,
                 name=call["name"],
                 tool_call_id=call["id"],
                 status="error",
@@ -593,35 +633,44 @@ class ToolNode(RunnableCallable):
     # --8<-- [start:arun_one]
     async def _arun_one(self, call: ToolCall, input_type: str, tool_runtime: ToolRuntime) -> Any:
         """Async twin of ``_run_one`` (tool_node.py:1205); a sync wrapper is used if no async one."""
-        request = ToolCallRequest(
+        tool = self.tools_by_name.get(call["name"])
+
+        tool_request = ToolCallRequest(
             tool_call=call,
-            tool=self.tools_by_name.get(call["name"]),
+            tool=tool,
             state=tool_runtime.state,
             runtime=tool_runtime,
         )
+
         config = tool_runtime.config
+
         if self._awrap_tool_call is None and self._wrap_tool_call is None:
-            return await self._execute_tool_async(request, input_type, config)
+            return await self._execute_tool_async(tool_request, input_type, config)
 
         async def execute(req: ToolCallRequest) -> Any:
+            """Run the (possibly modified) request; the wrapper may await it many times."""
             return await self._execute_tool_async(req, input_type, config)
 
         def _sync_execute(req: ToolCallRequest) -> Any:
+            """What a sync wrapper calls on the async path."""
             return self._execute_tool_sync(req, input_type, config)
 
         try:
             if self._awrap_tool_call is not None:
-                return await self._awrap_tool_call(request, execute)
-            return cast(ToolCallWrapper, self._wrap_tool_call)(request, _sync_execute)
+                return await self._awrap_tool_call(tool_request, execute)
+            # Not None (checked above); upstream narrows the type by assigning it to itself.
+            self._wrap_tool_call = cast(ToolCallWrapper, self._wrap_tool_call)
+            return self._wrap_tool_call(tool_request, _sync_execute)
         except GraphBubbleUp:
             raise
         except Exception as e:
             if not self._handle_tool_errors:
                 raise
+            content = _handle_tool_error(e, flag=self._handle_tool_errors)
             return ToolMessage(
-                content=_handle_tool_error(e, flag=self._handle_tool_errors),
-                name=request.tool_call["name"],
-                tool_call_id=request.tool_call["id"],
+                content=content,
+                name=tool_request.tool_call["name"],
+                tool_call_id=tool_request.tool_call["id"],
                 status="error",
             )
 
@@ -630,24 +679,34 @@ class ToolNode(RunnableCallable):
     # --8<-- [start:parse_input]
     def _parse_input(self, input: Any) -> tuple[list[ToolCall], str]:
         """Find the tool calls, and remember the input's shape (tool_node.py:1272)."""
+        input_type: str
         if isinstance(input, list):
             if isinstance(input[-1], dict) and input[-1].get("type") == "tool_call":
-                return input, "tool_calls"  # a list of tool calls (create_agent's Send)
+                input_type = "tool_calls"  # a list of tool calls (create_agent's Send)
+                tool_calls = input
+                return tool_calls, input_type
             input_type = "list"
             messages = input
         elif isinstance(input, dict) and input.get("__type") == "tool_call_with_context":
-            return [input["tool_call"]], "tool_calls"  # create_react_agent v2's Send
+            input_with_ctx = input  # create_react_agent v2's Send: one call and its state
+            input_type = "tool_calls"
+            return [input_with_ctx["tool_call"]], input_type
         elif isinstance(input, dict) and (messages := input.get(self._messages_key, [])):
             input_type = "dict"
         elif messages := getattr(input, self._messages_key, []):
-            input_type = "dict"  # a pydantic/dataclass state
+            input_type = "dict"  # a pydantic/dataclass state, which can load from a dict
         else:
-            raise ValueError("No message found in input")
+            msg = "No message found in input"
+            raise ValueError(msg)
 
-        latest_ai_message = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
-        if latest_ai_message is None:
-            raise ValueError("No AIMessage found in input")
-        return list(latest_ai_message.tool_calls), input_type
+        try:
+            latest_ai_message = next(m for m in reversed(messages) if isinstance(m, AIMessage))
+        except StopIteration:
+            msg = "No AIMessage found in input"
+            raise ValueError(msg)  # noqa: B904  (as upstream: the StopIteration stays chained)
+
+        tool_calls = list(latest_ai_message.tool_calls)
+        return tool_calls, input_type
 
     # --8<-- [end:parse_input]
 
@@ -656,9 +715,10 @@ class ToolNode(RunnableCallable):
         """The error ToolMessage for an unknown tool name (tool_node.py:1316)."""
         requested_tool = call["name"]
         if requested_tool not in self.tools_by_name:
+            all_tool_names = list(self.tools_by_name.keys())
             content = INVALID_TOOL_NAME_ERROR_TEMPLATE.format(
                 requested_tool=requested_tool,
-                available_tools=", ".join(self.tools_by_name),
+                available_tools=", ".join(all_tool_names),
             )
             return ToolMessage(
                 content, name=requested_tool, tool_call_id=call["id"], status="error"
@@ -673,6 +733,7 @@ class ToolNode(RunnableCallable):
 
         The v2 payload carries its state; a bare list of tool calls reads the graph's state
         through the config when the graph offers it (else ``{}``); any other input is the state.
+        An older upstream graph offers only ``CONFIG_KEY_READ``: its channels are read then.
         """
         if isinstance(input, dict) and input.get("__type") == "tool_call_with_context":
             return input["state"]
@@ -682,8 +743,17 @@ class ToolNode(RunnableCallable):
             and isinstance(input[-1], dict)
             and input[-1].get("type") == "tool_call"
         ):
-            read_state = config.get("configurable", {}).get(CONFIG_KEY_READ_STATE)
-            return read_state() if read_state is not None else {}
+            conf = config.get(CONF, {})
+            if (read_state := conf.get(CONFIG_KEY_READ_STATE)) is not None:
+                return read_state()
+            read = conf.get(CONFIG_KEY_READ)
+            if read is None:
+                return {}
+            # Upstream's Pregel installs CONFIG_KEY_READ as
+            # `functools.partial(local_read, scratchpad, channels, managed, task)`:
+            # read every channel, fresh (True), as the state an edge would give this node.
+            channels = read.args[1]
+            return read(list(channels), True)
         return input
 
     # --8<-- [end:extract_state]
@@ -792,17 +862,21 @@ class ToolNode(RunnableCallable):
         terminator_count = 0
         for item in response:
             if isinstance(item, ToolMessage):
-                terminator_count += item.tool_call_id == expected_id
+                if item.tool_call_id == expected_id:
+                    terminator_count += 1
             elif isinstance(item, Command) and isinstance(item.update, dict):
                 for msg in item.update.get(self._messages_key, []):
                     if isinstance(msg, ToolMessage) and msg.tool_call_id == expected_id:
                         terminator_count += 1
         if terminator_count != 1:
-            raise ValueError(
+            msg = (
                 f"Tool {tool_call['name']} returned a list with "
                 f"{terminator_count} messages bound to tool_call_id "
                 f"{expected_id!r}; expected exactly one terminating ToolMessage."
             )
+            raise ValueError(msg)
+
+        # Each Command is still checked, but need not hold the terminator itself.
         validated: list[Any] = []
         for item in response:
             if isinstance(item, Command):
@@ -828,25 +902,25 @@ class ToolNode(RunnableCallable):
         require_terminator: bool = True,
     ) -> Command:
         """Check a ``Command`` a tool returned and name its ToolMessage (tool_node.py:1555)."""
-        from copy import deepcopy
-
         if isinstance(command.update, dict):
             if input_type not in ("dict", "tool_calls"):
-                raise ValueError(
+                msg = (
                     "Tools can provide a dict in Command.update only when using dict "
                     f"with '{self._messages_key}' key as ToolNode input, "
                     f"got: {command.update} for tool '{call['name']}'"
                 )
+                raise ValueError(msg)
             updated_command = deepcopy(command)
             state_update = cast(dict, updated_command.update) or {}
             messages_update = state_update.get(self._messages_key, [])
         elif isinstance(command.update, list):
             if input_type != "list":
-                raise ValueError(
+                msg = (
                     "Tools can provide a list of messages in Command.update "
                     "only when using list of messages as ToolNode input, "
                     f"got: {command.update} for tool '{call['name']}'"
                 )
+                raise ValueError(msg)
             updated_command = deepcopy(command)
             messages_update = updated_command.update
         else:
@@ -858,7 +932,10 @@ class ToolNode(RunnableCallable):
 
         has_matching_tool_message = False
         for message in messages_update:
-            if isinstance(message, ToolMessage) and message.tool_call_id == call["id"]:
+            if not isinstance(message, ToolMessage):
+                continue
+
+            if message.tool_call_id == call["id"]:
                 message.name = call["name"]
                 has_matching_tool_message = True
 
@@ -870,33 +947,17 @@ class ToolNode(RunnableCallable):
                 else "`Command(update="
                 '[ToolMessage("Success", tool_call_id=tool_call_id), ...], ...)`'
             )
-            raise ValueError(
+            msg = (
                 "Expected to have a matching ToolMessage in Command.update "
                 f"for tool '{call['name']}', got: {messages_update}. "
                 "Every tool call (LLM requesting to call a tool) "
                 "in the message history MUST have a corresponding ToolMessage. "
                 f"You can fix it by modifying the tool to return {example_update}."
             )
+            raise ValueError(msg)
         return updated_command
 
     # --8<-- [end:validate_tool_command]
-
-
-# --8<-- [start:map_in_threads]
-def _map_in_threads(fn: Callable[..., Any], *iterables: list[Any], config: RunnableConfig) -> list:
-    """``executor.map`` in a fresh pool, each task in a copy of the caller's context.
-
-    Mirrors langchain-core's ``get_executor_for_config`` (a ``ContextThreadPoolExecutor`` sized
-    by ``max_concurrency``): copying the context keeps the "current config" visible in the tools.
-    """
-    from concurrent.futures import ThreadPoolExecutor
-
-    contexts = [contextvars.copy_context() for _ in iterables[0]]
-    with ThreadPoolExecutor(max_workers=config.get("max_concurrency")) as executor:
-        return list(executor.map(lambda ctx, *args: ctx.run(fn, *args), contexts, *iterables))
-
-
-# --8<-- [end:map_in_threads]
 
 
 # --8<-- [start:tools_condition]
@@ -909,7 +970,8 @@ def tools_condition(state: Any, messages_key: str = "messages") -> Literal["tool
     ):
         ai_message = messages[-1]
     else:
-        raise ValueError(f"No messages found in input state to tool_edge: {state}")
+        msg = f"No messages found in input state to tool_edge: {state}"
+        raise ValueError(msg)
     if hasattr(ai_message, "tool_calls") and len(ai_message.tool_calls) > 0:
         return "tools"
     return "__end__"
@@ -933,14 +995,6 @@ class ToolRuntime(_DirectlyInjectedToolArg, Generic[ContextT, StateT]):
     tool_call_id: str | None
     store: Any
     tools: list[BaseTool] = field(default_factory=list)
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        # In a tool's args_schema, accept any ToolRuntime as it is. (Upstream lets pydantic read
-        # the dataclass fields; ToolNode only ever passes a ToolRuntime, so the result is equal.)
-        from pydantic_core import core_schema
-
-        return core_schema.is_instance_schema(cls)
 
 
 class InjectedState(InjectedToolArg):
@@ -968,10 +1022,12 @@ def _is_injection(type_arg: Any, injection_type: type) -> bool:
     origin_ = get_origin(type_arg)
     if origin_ is Union or origin_ is Annotated:
         return any(_is_injection(ta, injection_type) for ta in get_args(type_arg))
-    return origin_ is not None and (
+    if origin_ is not None and (
         origin_ is injection_type
         or (isinstance(origin_, type) and issubclass(origin_, injection_type))
-    )
+    ):
+        return True  # a parametrised marker: ToolRuntime[Ctx, State]
+    return False
 
 
 # --8<-- [end:is_injection]
@@ -980,15 +1036,17 @@ def _is_injection(type_arg: Any, injection_type: type) -> bool:
 # --8<-- [start:get_injection_from_type]
 def _get_injection_from_type(type_: Any, injection_type: type) -> Any | None:
     """The marker found in an annotation: an instance, ``True`` for a bare class, or None (l.1989)."""
-    matches = [arg for arg in get_args(type_) if _is_injection(arg, injection_type)]
+    type_args = get_args(type_)
+    matches = [arg for arg in type_args if _is_injection(arg, injection_type)]
     if len(matches) > 1:
-        raise ValueError(
+        msg = (
             f"A tool argument should not be annotated with {injection_type.__name__} "
             f"more than once. Found: {matches}"
         )
+        raise ValueError(msg)
     if len(matches) == 1:
         return matches[0]
-    if _is_injection(type_, injection_type):
+    elif _is_injection(type_, injection_type):
         return True
     return None
 
@@ -1009,7 +1067,7 @@ def _get_all_injected_args(tool: BaseTool) -> _InjectedArgs:
     store_arg: str | None = None
     runtime_arg: str | None = None
     all_injected_keys: set[str] = set()
-    optional_state_args: set[str] = set()
+    _optional_state_args: set[str] = set()
     for name, type_ in all_annotations.items():
         if _is_injected_arg_type(type_):
             all_injected_keys.add(name)
@@ -1019,8 +1077,8 @@ def _get_all_injected_args(tool: BaseTool) -> _InjectedArgs:
             if isinstance(state_inj, InjectedState) and state_inj.field:
                 state_args[name] = state_inj.field
                 field_info = full_schema.model_fields.get(name)
-                if field_info is not None and not field_info.is_required():
-                    optional_state_args.add(name)
+                if field_info and not field_info.is_required():
+                    _optional_state_args.add(name)
             else:
                 state_args[name] = None
         if _get_injection_from_type(type_, InjectedStore):
@@ -1033,7 +1091,7 @@ def _get_all_injected_args(tool: BaseTool) -> _InjectedArgs:
         store=store_arg,
         runtime=runtime_arg,
         all_injected_keys=all_injected_keys,
-        _optional_state_args=optional_state_args,
+        _optional_state_args=_optional_state_args,
     )
 
 

@@ -9,9 +9,12 @@ sees the model's tokens).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any, Iterator, Sequence
+from contextvars import ContextVar, copy_context
+from functools import partial
+from typing import Any, TypeVar
 
 from typing_extensions import TypedDict  # pydantic needs it for TypedDict fields before 3.12
 
@@ -24,7 +27,11 @@ __all__ = [
     "get_config_list",
     "patch_config",
     "merge_configs",
+    "ContextThreadPoolExecutor",
+    "get_executor_for_config",
 ]
+
+T = TypeVar("T")
 
 
 class RunnableConfig(TypedDict, total=False):
@@ -216,3 +223,40 @@ def _merge_callbacks(base: list[Any] | None, these: list[Any]) -> list[Any]:
     if base is None:
         return list(these)
     return base + [h for h in these if h not in base]
+
+
+class ContextThreadPoolExecutor(ThreadPoolExecutor):
+    """A thread pool whose tasks each run in a copy of the submitter's context (config.py:607).
+
+    The copy carries the context variables, the current config among them, into the threads.
+    """
+
+    def submit(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+        """``func(*args, **kwargs)`` in a copy of the caller's context (config.py:610)."""
+        return super().submit(partial(copy_context().run, func, *args, **kwargs))
+
+    def map(self, fn: Callable[..., T], *iterables: Iterable[Any], **kwargs: Any) -> Iterator[T]:
+        """``executor.map``, each call in its own copy of the caller's context (config.py:630).
+
+        The copies are taken here, in the caller's thread, before any task starts.
+        """
+        contexts = [copy_context() for _ in range(len(iterables[0]))]  # type: ignore[arg-type]
+
+        def _wrapped_fn(*args: Any) -> T:
+            return contexts.pop().run(fn, *args)
+
+        return super().map(
+            _wrapped_fn,
+            *iterables,
+            **kwargs,
+        )
+
+
+@contextmanager
+def get_executor_for_config(
+    config: RunnableConfig | None,
+) -> Generator[Executor, None, None]:
+    """A ``ContextThreadPoolExecutor`` sized by ``max_concurrency`` (config.py:660)."""
+    config = config or {}
+    with ContextThreadPoolExecutor(max_workers=config.get("max_concurrency")) as executor:
+        yield executor

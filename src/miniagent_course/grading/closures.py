@@ -66,7 +66,7 @@ def reference_inner_function(name: str) -> Callable[..., Any]:
 
     Taken from an agent built once; only its code is reused (see :func:`rebind`).
     """
-    from miniagent.prebuilt import create_react_agent
+    from miniagent.prebuilt.chat_agent_executor import create_react_agent  # never a swapped one
     from miniagent.testing import FakeToolCallingModel
 
     call_model = agent_node_function(create_react_agent(FakeToolCallingModel(), []))

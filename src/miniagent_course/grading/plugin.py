@@ -304,6 +304,17 @@ class GradingSession:
             )
         for line in progress_lines(self.course, list(self.records.values()), self.strict):
             terminalreporter.write_line(line)
+        if "learner" in self.specs and _learner_run(self.config):
+            terminalreporter.write_line(self._your_agent())
+
+    def _your_agent(self) -> str:
+        """One line: how the learner's own agent does on the recorded scenarios (``mine``)."""
+        from miniagent_course.mine import check
+
+        assert self.course is not None
+        report = check(self.course)
+        days = ", ".join(report.yours.functions) or say("table.agent_none")
+        return say("table.agent", days=days, k=len(report.passed), n=report.total)
 
     def pytest_sessionfinish(self, exitstatus: int) -> None:
         if self.course is None or hasattr(self.config, "workerinput"):

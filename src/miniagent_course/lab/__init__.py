@@ -18,94 +18,16 @@ A notebook imports what it needs in one line and gets on with the lesson::
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
 from collections.abc import Callable
-from types import SimpleNamespace
 from typing import Any
 
 from miniagent_course.grading.course import ExerciseLoadError, Implementation, load_learner
+from miniagent_course.sides import mini, upstream
 from miniagent_course.todo import NotStarted
 
-
-def _mini() -> SimpleNamespace:
-    from miniagent import graph, messages, runnables, testing, tools
-    from miniagent.checkpoint import InMemorySaver
-    from miniagent.errors import GraphRecursionError
-    from miniagent.managed import RemainingSteps
-    from miniagent.prebuilt import ToolNode, chat_agent_executor, create_react_agent
-
-    return SimpleNamespace(
-        name="miniagent",
-        agent_module=chat_agent_executor,
-        create_react_agent=create_react_agent,
-        ToolNode=ToolNode,
-        StateGraph=graph.StateGraph,
-        START=graph.START,
-        END=graph.END,
-        MessagesState=graph.MessagesState,
-        add_messages=graph.add_messages,
-        RemainingSteps=RemainingSteps,
-        GraphRecursionError=GraphRecursionError,
-        InMemorySaver=InMemorySaver,
-        AIMessage=messages.AIMessage,
-        HumanMessage=messages.HumanMessage,
-        SystemMessage=messages.SystemMessage,
-        ToolMessage=messages.ToolMessage,
-        RemoveMessage=messages.RemoveMessage,
-        RunnableLambda=runnables.RunnableLambda,
-        tool=tools.tool,
-        convert_to_openai_tool=tools.convert_to_openai_tool,
-        FakeToolCallingModel=testing.FakeToolCallingModel,
-        ScriptedChatModel=testing.ScriptedChatModel,
-    )
-
-
-def _upstream() -> SimpleNamespace | None:
-    if importlib.util.find_spec("langgraph") is None:
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # upstream marks its prebuilt agent as deprecated
-        from langchain_core import messages
-        from langchain_core.runnables import RunnableLambda
-        from langchain_core.tools import tool
-        from langchain_core.utils.function_calling import convert_to_openai_tool
-        from langgraph import graph
-        from langgraph.checkpoint.memory import InMemorySaver
-        from langgraph.errors import GraphRecursionError
-        from langgraph.managed import RemainingSteps
-        from langgraph.prebuilt import ToolNode, chat_agent_executor, create_react_agent
-
-        from miniagent_course.lab import upstream_fakes
-
-    return SimpleNamespace(
-        name="langgraph",
-        agent_module=chat_agent_executor,
-        create_react_agent=create_react_agent,
-        ToolNode=ToolNode,
-        StateGraph=graph.StateGraph,
-        START=graph.START,
-        END=graph.END,
-        MessagesState=graph.MessagesState,
-        add_messages=graph.add_messages,
-        RemainingSteps=RemainingSteps,
-        GraphRecursionError=GraphRecursionError,
-        InMemorySaver=InMemorySaver,
-        AIMessage=messages.AIMessage,
-        HumanMessage=messages.HumanMessage,
-        SystemMessage=messages.SystemMessage,
-        ToolMessage=messages.ToolMessage,
-        RemoveMessage=messages.RemoveMessage,
-        RunnableLambda=RunnableLambda,
-        tool=tool,
-        convert_to_openai_tool=convert_to_openai_tool,
-        FakeToolCallingModel=upstream_fakes.FakeToolCallingModel,
-        ScriptedChatModel=upstream_fakes.ScriptedChatModel,
-    )
-
-
-MINI = _mini()
-UP = _upstream()
+MINI = mini()
+UP = upstream()
 LIBS = [MINI] if UP is None else [MINI, UP]
 _COMPARED: list[bool] = []  # one entry per on_both call since the last agreement()
 

@@ -139,6 +139,7 @@ def _source_hash(project: Path) -> str:
     h = hashlib.sha256()
     files = sorted(project.glob("src/miniagent/**/*.py"))
     files += sorted(project.glob("src/miniagent_course/lab/*.py"))
+    files.append(project / "src/miniagent_course/sides.py")
     files += sorted(project.glob("notebooks/*.py"))
     for path in files:
         h.update(str(path.relative_to(project)).encode())

@@ -24,8 +24,9 @@ def _get_state_value(state: Any, key: str, default: Any = None) -> Any:
 
     * a ``dict`` (``AgentState`` is a TypedDict, so at run time it is a plain dict, and so is
       any dict subclass): return ``state[key]``, or ``default`` when the key is missing;
-    * any other object (a pydantic ``AgentStatePydantic``, a dataclass...): return the
-      attribute ``state.<key>``, or ``default`` when there is no such attribute.
+    * any other object (a pydantic ``AgentStatePydantic``, a dataclass, an object with
+      ``__slots__``, even a mapping that is not a ``dict``): return the attribute
+      ``state.<key>``, or ``default`` when there is no such attribute.
 
     Return the stored object itself, even when it is falsy (``0``, ``[]``, ``None``): only a
     *missing* key or attribute gives ``default``. Never raise for a missing one.
@@ -45,9 +46,11 @@ def _get_state_value(state: Any, key: str, default: Any = None) -> Any:
 #
 # Write test functions, as many as you like, each named test_<what it checks> and taking one
 # argument: the function under test (call it `get`). A test calls `get(...)` and asserts what a
-# correct _get_state_value returns. The graders run your tests against a correct function (all
-# must pass) and against several plausible wrong ones (together, your tests must catch at least
-# six). Which wrong versions? That is the exercise: think about what someone could get wrong.
+# correct _get_state_value returns; a test that raises, for any reason, has rejected `get`.
+# The graders run your tests against a correct function (all must pass) and against several
+# plausible wrong ones (together, your tests must catch at least eight). Which wrong versions?
+# That is the exercise: think about what someone could get wrong, and about every kind of
+# state the agent could be handed. `miniagent check day00` tells you how many you catch.
 #
 #     def test_a_dict_gives_its_value(get):
 #         assert get({"messages": ["hi"]}, "messages") == ["hi"]

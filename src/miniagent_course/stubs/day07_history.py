@@ -3,6 +3,11 @@
 Lesson:    course/days/day07-history.md
 Notebook:  notebooks/day07_history.ipynb
 Check:     miniagent check day07        Stuck?  miniagent hint day07
+
+Two parts, graded separately:
+
+(1) ``_validate_chat_history``: write the function.
+(2) Be the grader: write tests that tell a correct ``_validate_chat_history`` from wrong ones.
 """
 
 from __future__ import annotations
@@ -10,26 +15,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from miniagent.errors import ErrorCode, create_error_message
-from miniagent.messages import AIMessage, BaseMessage, ToolMessage
+from miniagent.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from miniagent_course.todo import NotStarted
 
 
 def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
-    """Raise ``ValueError`` if a tool call in ``messages`` has no ``ToolMessage``; else return None.
+    """Raise ``ValueError`` if some tool call in ``messages`` has no ``ToolMessage``; else return None.
 
-    A tool call is the dict ``{"name", "args", "id", "type"}`` in an ``AIMessage``'s
-    ``tool_calls``. It is *answered* when some ``ToolMessage`` in ``messages`` has
-    ``tool_call_id`` equal to the call's ``"id"``.
+    Input: any sequence of messages (a list, a tuple), left unchanged. Output: ``None``.
 
-    * Look at the tool calls of **every** ``AIMessage`` in the list, not only the last one.
-    * A ``ToolMessage`` **anywhere** in the list answers a call: before it, after it, far away.
-      Do not check the order.
-    * ``invalid_tool_calls`` (calls whose arguments could not be parsed) are not checked.
-    * A ``ToolMessage`` that answers no call is not an error.
+    A tool call is a dict ``{"name", "args", "id", "type"}`` in the ``tool_calls`` of an
+    ``AIMessage`` (of *any* ``AIMessage`` in the list; a subclass of ``AIMessage`` is one too).
+    It is *answered* when a ``ToolMessage`` somewhere in ``messages`` has ``tool_call_id`` equal
+    to the call's ``"id"``. The lesson's "Edge cases and surprises" lists what this does not
+    check: where the answer stands, ``invalid_tool_calls``, and ``ToolMessage``s that answer no
+    call are all fine.
 
-    When calls are unanswered, raise ``ValueError`` with exactly this text, where ``<calls>`` is
-    the list of the **first three** unanswered tool-call dicts, in history order, as Python
-    prints a list (``f"{calls}"``):
+    Error: when some calls are unanswered, ``ValueError`` with exactly this text, where
+    ``<calls>`` is the list of the first three unanswered call dicts, in history order, as
+    Python prints a list:
 
         Found AIMessages with tool_calls that do not have a corresponding ToolMessage. Here are the first few of those tool calls: <calls>.
 
@@ -37,7 +41,7 @@ def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
         For troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/errors/INVALID_CHAT_HISTORY
 
     (The first line ends with ``.``, then one empty line. ``create_error_message(message=...,
-    error_code=ErrorCode.INVALID_CHAT_HISTORY)`` appends the last line for you.)
+    error_code=ErrorCode.INVALID_CHAT_HISTORY)`` appends the last line.)
 
     >>> call = {"name": "add", "args": {"a": 1}, "id": "call_1"}
     >>> _validate_chat_history([AIMessage("", tool_calls=[call]), ToolMessage("2", tool_call_id="call_1")])
@@ -47,5 +51,27 @@ def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
 
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:243`` (langgraph-prebuilt 1.1.3).
     """
-    # TODO(day07): replace the line below with your code (about fifteen lines).
+    # TODO(day07): replace the line below with your code.
+    raise NotStarted("day07")
+
+
+# --- part 2: be the grader ------------------------------------------------------------------
+#
+# Write test functions, as many as you like, each named test_<what it checks> and taking one
+# argument: the function under test (call it `validate`). A test calls `validate(...)` with a
+# history and asserts what a correct _validate_chat_history does: return None, or raise the
+# ValueError (`with pytest.raises(ValueError) as caught:` after `import pytest`; the text is
+# `str(caught.value)`). The graders run your tests against a correct function (all must pass) and
+# against several plausible wrong ones (together, your tests must catch at least six). Which
+# wrong versions? That is the exercise: think about what someone could get wrong.
+#
+#     def test_an_answered_call_passes(validate):
+#         call = {"name": "add", "args": {"a": 1}, "id": "call_1"}
+#         history = [AIMessage("", tool_calls=[call]), ToolMessage("2", tool_call_id="call_1")]
+#         assert validate(history) is None
+
+
+def test_my_first_check(validate):
+    """Your first test: replace the line below with a check (and add more test_ functions)."""
+    # TODO(day07): part 2, your tests.
     raise NotStarted("day07")

@@ -3,6 +3,12 @@
 Lesson:    course/days/day08-call-model.md
 Notebook:  notebooks/day08_call_model.ipynb
 Check:     miniagent check day08        Stuck?  miniagent hint day08
+
+Two parts, graded separately:
+
+(1) ``make_call_model``: write the node function.
+(2) ``predictions``: for ten situations, predict what the agent node does. The graders run each
+    situation on the real agent and compare.
 """
 
 from __future__ import annotations
@@ -28,37 +34,95 @@ def make_call_model(
 ) -> Callable[[Any, Runtime, RunnableConfig], dict[str, Any]]:
     """Build and return ``call_model(state, runtime, config)``, the sync ``agent`` node.
 
-    ``create_react_agent`` defines ``call_model`` inside itself, so it can use the values it
-    computed. Here they arrive as arguments (the graders take them from a real agent):
+    ``create_react_agent`` defines ``call_model`` inside itself and closes over these values;
+    here they arrive as arguments (the graders take them from a real agent):
 
     * ``is_async_dynamic_model`` -- ``model`` was an ``async def`` callable;
     * ``is_dynamic_model`` -- ``model`` was a callable ``(state, runtime) -> chat model``;
     * ``static_model`` -- the ``prompt | model`` Runnable (``None`` when the model is dynamic);
     * ``name`` -- the agent's ``name=`` argument (may be ``None``);
-    * ``get_model_input_state(state)`` -- picks the messages the model sees, validates them,
-      writes them into ``state["messages"]`` and returns the state (Day 07);
+    * ``get_model_input_state(state)`` -- picks and validates the messages the model sees,
+      and returns the state to give the model (Day 07); it raises ``ValueError`` for a broken
+      history;
     * ``resolve_model(state, runtime)`` -- this step's ``prompt | model`` for a dynamic model;
-    * ``are_more_steps_needed(state, response)`` -- True when too few steps are left (Day 09).
+    * ``are_more_steps_needed(state, response)`` -- ``True`` when too few steps are left to
+      act on ``response`` (Day 09).
 
-    The function you return must do, in this order:
+    **The node you return.** Its parameters are exactly ``(state, runtime, config)``: the agent
+    node looks them up by name to inject the runtime and the config. ``state`` is a dict or a
+    pydantic object; the node leaves reading and checking it to the pieces above.
 
-    1. if the model is an async dynamic one, raise ``RuntimeError`` with exactly
-       ``"Async model callable provided but agent invoked synchronously. Use agent.ainvoke()
-       or agent.astream(), or provide a sync model callable."`` (one line, one space after
-       each full stop) before anything else;
-    2. ``model_input = get_model_input_state(state)``;
-    3. get the response: ``resolve_model(state, runtime).invoke(model_input, config)`` for a
-       dynamic model, else ``static_model.invoke(model_input, config)``;
-    4. set ``response.name = name`` -- always, even when ``name`` is ``None``;
-    5. if ``are_more_steps_needed(state, response)``, return ``{"messages": [m]}`` where ``m``
-       is a new ``AIMessage`` with the response's ``id`` and the content
-       ``"Sorry, need more steps to process this request."`` (nothing else);
-    6. otherwise return ``{"messages": [response]}`` -- a list, holding the model's message.
+    **What it returns**: the node's *update*, ``{"messages": [message]}``, a one-element list
+    holding only the new message (the reducer merges it into the history; never return the
+    history or the model's input):
 
-    Its parameters must be exactly ``(state, runtime, config)``: the agent node looks them up
-    by name to inject the runtime and the config.
+    * normally, the message the model returned (the very object), whose ``name`` is now the
+      agent's ``name`` -- always, so ``name=None`` erases a name the model had set;
+    * when ``are_more_steps_needed`` says yes for that named response, a new ``AIMessage``
+      instead, with the response's ``id``, the content
+      ``"Sorry, need more steps to process this request."``, and nothing else (no tool calls,
+      no name).
 
+    **The model** is called once, with ``.invoke(model_input, config)``: ``model_input`` is
+    what ``get_model_input_state`` returned (the state, not a list of messages), ``config`` is
+    the node's own. For a dynamic model it is this step's ``resolve_model(state, runtime)``,
+    resolved only after the input state is ready; otherwise ``static_model``.
+
+    **Errors.**
+
+    * An async dynamic model on this sync path: raise ``RuntimeError`` with exactly
+      ``"Async model callable provided but agent invoked synchronously. Use agent.ainvoke()
+      or agent.astream(), or provide a sync model callable."`` (one line, one space after each
+      full stop), before any other piece is called, whatever the state holds.
+    * What ``get_model_input_state`` raises goes through unchanged, and then no model is
+      resolved or called.
+
+    How and why, gate by gate: the lesson's "Read the source" and "Line by line".
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:661`` (langgraph-prebuilt 1.1.3).
     """
     # TODO(day08): define call_model(state, runtime, config) here and return it.
+    raise NotStarted("day08")
+
+
+# --- part 2: predict what the agent node does -------------------------------------------------
+
+
+def predictions() -> dict[str, tuple[int, str, str | None]]:
+    """Your prediction of what the ``agent`` node does in each of ten situations.
+
+    Each situation is one run of ``create_react_agent(model, [add], ...)`` in which the agent
+    node runs once. Unless its line below says otherwise, the model is a static chat model, the
+    agent has no ``name`` and no ``pre_model_hook``, the recursion limit is the default, the run
+    is ``agent.invoke(...)``, the history is one question, and the model replies
+    ``AIMessage("2 + 3 = 5", name="bot")``. A callable ``model`` returns that same chat model,
+    with the tools bound.
+
+    * ``async_model_ainvoke`` -- ``model`` is an ``async def`` callable; the run is
+      ``agent.ainvoke(...)``;
+    * ``async_model_unanswered_call`` -- ``model`` is an ``async def`` callable; the history
+      ends with an AI tool call that has no answer;
+    * ``async_model_unanswered_call_ainvoke`` -- the same, and the run is ``agent.ainvoke(...)``;
+    * ``unanswered_call`` -- the history ends with an AI tool call that has no answer;
+    * ``dynamic_model_unanswered_call`` -- the same, and ``model`` is a sync callable;
+    * ``hook_hides_unanswered_call`` -- the history is a question, an unanswered tool call and a
+      second question; a ``pre_model_hook`` returns ``{"llm_input_messages": [last message]}``;
+    * ``unnamed_agent`` -- nothing else (the baseline);
+    * ``named_agent`` -- ``name="helper"``;
+    * ``tool_call_one_step_left`` -- ``name="helper"``, ``recursion_limit=2`` (so the node sees
+      ``remaining_steps == 1``), and the model replies ``AIMessage("let me add", name="bot",
+      tool_calls=[a call of add])``;
+    * ``answer_one_step_left`` -- ``name="helper"``, ``recursion_limit=2``.
+
+    For each key give ``(gate, text, name)``. ``gate`` is where the node stops, numbered as in
+    the lesson: 1 the async guard, 2 the input state, 3 the model, 4 the name, 5 the more-steps
+    check (the Sorry reply), 6 the normal update. Then:
+
+    * if the run raises: ``(gate, "ErrorTypeName", None)``, e.g. ``(3, "KeyError", None)``;
+    * if the node returns its update: ``(gate, content, name)`` of the one message in it.
+
+    Return a literal dict with all ten keys. Its shape (the values are placeholders, not
+    answers): ``{"async_model_ainvoke": (4, "hi", "bot"), ...}``. Predict from the lesson
+    before you run the notebook: the graders run each situation and compare.
+    """
+    # TODO(day08): replace the line below with `return {"async_model_ainvoke": (...), ...}`.
     raise NotStarted("day08")

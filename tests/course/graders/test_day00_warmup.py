@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import inspect
 from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
+from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from miniagent_course.grading import judge
 from miniagent_course.grading.plugin import NOTES
@@ -29,6 +31,39 @@ class PydanticState(BaseModel):
 @dataclass
 class DataclassState:
     messages: list = field(default_factory=list)
+
+
+class MappingState(Mapping):
+    """A read-only mapping that is not a ``dict``: upstream reads it with ``getattr``."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class SlotsState:
+    """An object without ``__dict__``: its attributes live in slots."""
+
+    __slots__ = ("messages", "remaining_steps", "structured_response")
+
+    def __init__(self, messages: list, remaining_steps: int) -> None:
+        self.messages = messages
+        self.remaining_steps = remaining_steps  # structured_response stays unset
+
+
+class ExtraState(BaseModel):
+    """A pydantic state that keeps undeclared keys as attributes (``__pydantic_extra__``)."""
+
+    model_config = ConfigDict(extra="allow")
+    messages: list = []
 
 
 # --- the function alone ---------------------------------------------------------------------
@@ -92,6 +127,32 @@ def test_returns_the_stored_object_itself(impl):
     assert impl._get_state_value({"messages": messages}, "messages") is messages
     state = PydanticState(messages=[])
     assert impl._get_state_value(state, "messages") is state.messages
+
+
+def test_a_mapping_that_is_not_a_dict_is_read_by_attribute(impl):
+    # Only a dict (or a dict subclass) is read by key; any other mapping takes the getattr
+    # branch, where its keys are not attributes (as upstream, chat_agent_executor.py:131).
+    state = MappingState({"messages": ["hi"], "remaining_steps": 3})
+    assert impl._get_state_value(state, "messages") is None
+    assert impl._get_state_value(state, "remaining_steps", 25) == 25
+    proxy = MappingProxyType({"messages": ["hi"]})
+    assert impl._get_state_value(proxy, "messages", "default") == "default"
+
+
+def test_an_object_without_dict_is_read_by_attribute(impl):
+    state = SlotsState(messages=["hi"], remaining_steps=0)
+    assert impl._get_state_value(state, "messages") is state.messages
+    assert impl._get_state_value(state, "remaining_steps", 25) == 0
+    assert impl._get_state_value(state, "structured_response", "default") == "default"  # unset
+    assert impl._get_state_value(state, "llm_input_messages") is None  # no such slot
+
+
+def test_pydantic_extra_fields_are_attributes_too(impl):
+    state = ExtraState(messages=["hi"], llm_input_messages=["only this"], remaining_steps=0)
+    assert impl._get_state_value(state, "llm_input_messages") == ["only this"]
+    assert impl._get_state_value(state, "remaining_steps", 25) == 0
+    assert impl._get_state_value(state, "messages") is state.messages
+    assert impl._get_state_value(state, "structured_response", "default") == "default"
 
 
 # --- inside the real agent ------------------------------------------------------------------

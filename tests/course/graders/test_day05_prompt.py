@@ -1,9 +1,12 @@
 """Graders for day05: ``_get_prompt_runnable`` (langgraph/prebuilt/chat_agent_executor.py:137).
 
 Each test runs against every implementation ``--impl`` names (``impl`` fixture, see
-``course/grading.md``). The first group checks the function alone, branch by branch; the second
-swaps it into the real ``create_react_agent``, which calls it once, when the agent is built, and
-pipes the result into the model: ``_get_prompt_runnable(prompt) | model``.
+``course/grading.md``). Three groups:
+
+* the function alone, kind of prompt by kind of prompt;
+* the function swapped into the real ``create_react_agent``, which calls it once, when the agent
+  is built, and pipes the result into the model: ``_get_prompt_runnable(prompt) | model``;
+* ``impl.predictions()`` against the real agent (miniagent's own), run here for every prompt.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from miniagent.messages import AIMessage, HumanMessage, SystemMessage
 from miniagent.prebuilt.chat_agent_executor import AgentState, AgentStatePydantic
 from miniagent.runnables import Runnable, RunnableCallable, RunnableLambda, RunnableSequence
 from miniagent.testing import FakeToolCallingModel, ScriptedChatModel
+from miniagent_course.grading.inner import day05 as reference
 
 NO_SYNC = (
     'No synchronous function provided to "Prompt".\n'
@@ -261,6 +265,16 @@ def test_agent_async_prompt_fails_with_invoke_and_works_with_ainvoke(agent):
     assert _kinds(result["messages"]) == [("human", "hi"), ("ai", "ok")]
 
 
+def test_agent_callable_may_declare_runtime(agent):
+    # Inside a graph the Runtime is in the config; RunnableCallable hands it over by name.
+    def prompt(state, runtime):
+        return [SystemMessage(f"Hello {runtime.context['user']}")] + state["messages"]
+
+    a = agent(prompt, "ok")
+    a.graph.invoke({"messages": [("user", "hi")]}, context={"user": "Ada"})
+    assert _seen(a.model) == [[("system", "Hello Ada"), ("human", "hi")]]
+
+
 def test_agent_runnable_prompt(agent):
     last_only = RunnableLambda(lambda state: state["messages"][-1:])
     a = agent(last_only, "ok")
@@ -295,3 +309,39 @@ def test_agent_tool_loop_sees_one_system_message_per_call(impl, monkeypatch):
         ["system", "human", "ai", "tool"],
     ]
     assert [m.type for m in result["messages"]] == ["human", "ai", "tool", "ai"]
+
+
+# --- predictions against the real agent ------------------------------------------------------
+
+CASES = list(reference.prompts(reference.miniagent_names()))
+
+
+def _as_seen(value):
+    """A prediction as the grader writes it: (type, content) tuples, even if written as lists."""
+    if isinstance(value, (list, tuple)):
+        return [tuple(pair) if isinstance(pair, (list, tuple)) else pair for pair in value]
+    return value
+
+
+def test_predictions_are_a_table_of_every_case(impl):
+    table = impl.predictions()
+    assert isinstance(table, dict), f"predictions() must return a dict, got {type(table).__name__}"
+    assert sorted(table) == sorted(CASES), f"give one entry per case: {CASES}, got {sorted(table)}"
+    for case, value in table.items():
+        if isinstance(value, str):
+            assert value.isidentifier(), f"{case}: name an exception class, such as 'KeyError'"
+            continue
+        assert isinstance(value, (list, tuple)), f"{case}: a list of (type, content) or a str"
+        for pair in value:
+            assert isinstance(pair, (list, tuple)) and len(pair) == 2, (
+                f"{case}: each message is a (type, content) pair, got {pair!r}"
+            )
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_prediction(impl, case):
+    predicted = _as_seen(impl.predictions().get(case))
+    lib = reference.miniagent_names()
+    actual = reference.what_the_model_sees(lib, reference.prompts(lib)[case])
+    what = f"the run raised {actual}" if isinstance(actual, str) else f"the model saw {actual!r}"
+    assert predicted == actual, f"prompt {case!r}: you predicted {predicted!r}; {what}"

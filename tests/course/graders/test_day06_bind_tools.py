@@ -127,6 +127,24 @@ def test_a_bound_model_with_no_tools_is_a_count_error(impl):
     assert str(error.value) == COUNT_ERROR.format(got=0, expected=1)
 
 
+def test_an_empty_binding_with_no_tools_is_kept(impl):
+    # `bind(tools=[])` bound tools: none. Zero against zero fits, so the binding is kept.
+    bound = openai_model().bind(tools=[])
+    assert impl._should_bind_tools(bound, []) is False
+    assert impl._should_bind_tools(anthropic_model().bind(tools=[]) | RunnableLambda(str), []) is False
+
+
+def test_an_empty_binding_with_tools_is_a_count_error(impl):
+    # An empty list is still a "tools" key: the user bound tools, so they are counted.
+    bound = openai_model().bind(tools=[])
+    with pytest.raises(ValueError) as error:
+        impl._should_bind_tools(bound, [add])
+    assert str(error.value) == COUNT_ERROR.format(got=1, expected=0)
+    with pytest.raises(ValueError) as error:
+        impl._should_bind_tools(bound, [add, mul])
+    assert str(error.value) == COUNT_ERROR.format(got=2, expected=0)
+
+
 def test_num_builtin_is_subtracted_from_the_bound_count(impl):
     bound = openai_model().bind_tools([add, MCP])
     assert impl._should_bind_tools(bound, [add], num_builtin=1) is False
@@ -282,6 +300,23 @@ def test_agent_rejects_a_bound_model_with_an_empty_tool_list(create_react_agent)
     with pytest.raises(ValueError) as error:
         create_react_agent(openai_model().bind_tools([add]), [])
     assert str(error.value) == COUNT_ERROR.format(got=0, expected=1)
+
+
+def test_agent_keeps_an_empty_binding_without_tools(create_react_agent):
+    model = scripted(AIMessage("no tools here"))
+    bound = model.bind(tools=[])
+    agent = create_react_agent(bound, [])
+    assert static_model_of(agent).steps[-1] is bound
+    result = agent.invoke({"messages": [("user", "hi")]})
+    assert [m.content for m in result["messages"]] == ["hi", "no tools here"]
+    assert model.calls[0]["kwargs"] == {"tools": []}
+
+
+def test_agent_rejects_an_empty_binding_when_given_tools(create_react_agent):
+    # Re-binding would "work" here, and silently replace the user's binding.
+    with pytest.raises(ValueError) as error:
+        create_react_agent(scripted(AIMessage("hi")).bind(tools=[]), [add])
+    assert str(error.value) == COUNT_ERROR.format(got=1, expected=0)
 
 
 def test_agent_accepts_builtins_bound_by_the_user(create_react_agent):

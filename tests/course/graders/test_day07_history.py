@@ -3,7 +3,8 @@
 Each test runs against every implementation ``--impl`` names (``impl`` fixture, see
 ``course/grading.md``). The first group checks the function alone; the second swaps it into the
 real ``create_react_agent``, whose ``agent`` node validates the messages it is about to send to
-the model (``_get_model_input_state``, chat_agent_executor.py:636) at every step.
+the model (``_get_model_input_state``, chat_agent_executor.py:636) at every step. The last two
+grade part 2, the learner's own tests of the function (``miniagent_course.grading.judge``).
 
 The expected error text is upstream's, copied from a run of langgraph-prebuilt 1.1.3.
 """
@@ -16,6 +17,8 @@ from types import SimpleNamespace
 import pytest
 
 from miniagent.messages import AIMessage, AIMessageChunk, HumanMessage, ToolMessage
+from miniagent_course.grading import judge
+from miniagent_course.grading.plugin import NOTES
 
 HEAD = (
     "Found AIMessages with tool_calls that do not have a corresponding ToolMessage. "
@@ -307,3 +310,14 @@ def test_agent_passes_invalid_tool_calls_to_the_model(agent_parts):
     result = agent.invoke({"messages": history})
     assert _seen(model) == [[("human", "weather?"), ("ai", "")]]
     assert result["messages"][-1].content == "Sorry, which city?"
+
+
+# --- part 2: be the grader --------------------------------------------------------------------
+
+
+def test_your_tests_pass_on_a_correct_function(impl):
+    judge.pass_on_the_reference(impl)
+
+
+def test_your_tests_catch_the_known_mistakes(impl, record_property):
+    record_property(NOTES, judge.catch_the_mistakes(impl))

@@ -4,7 +4,8 @@
 with recording stand-ins for the pieces, to check each gate and its order. The second builds real
 miniagent agents, puts the learner's function in the ``agent`` node (the node's ``func``, built
 from that agent's own closure values), and compares every run with an untouched agent built the
-same way: same messages, same model inputs, same errors.
+same way: same messages, same model inputs, same errors. The third grades ``impl.predictions()``
+against each situation run on the real agent (``what_call_model_does``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from miniagent.prebuilt import create_react_agent
 from miniagent.prebuilt.chat_agent_executor import AgentStatePydantic
 from miniagent.testing import ScriptedChatModel, message_trace
 from miniagent.tools import tool
-from miniagent_course.grading.inner.day08 import call_model_pieces
+from miniagent_course.grading.inner.day08 import (
+    SITUATIONS,
+    call_model_pieces,
+    what_call_model_does,
+)
 
 SORRY = "Sorry, need more steps to process this request."
 ASYNC_ERROR = (
@@ -378,3 +383,32 @@ def test_agent_with_an_async_model_invoked_synchronously(impl, monkeypatch):
         outcome = run(agent, HI)
     assert outcome == ("error", "RuntimeError", ASYNC_ERROR)
     assert model.calls == []
+
+
+# --- part 2: predictions against real runs ----------------------------------------------------
+
+
+def test_predictions_are_a_table_of_the_ten_situations(impl):
+    table = impl.predictions()
+    assert isinstance(table, dict), f"predictions() must return a dict, got {type(table).__name__}"
+    missing, unknown = sorted(set(SITUATIONS) - set(table)), sorted(set(table) - set(SITUATIONS))
+    assert not missing and not unknown, f"missing keys: {missing}; unknown keys: {unknown}"
+    for key, value in table.items():
+        assert isinstance(value, tuple) and len(value) == 3, f"{key}: use (gate, text, name)"
+        gate, text, name = value
+        assert gate in range(1, 7), f"{key}: gate must be 1 to 6, got {gate!r}"
+        assert isinstance(text, str), f"{key}: text must be a str (an error type or a content)"
+        assert name is None or isinstance(name, str), f"{key}: name must be a str or None"
+
+
+@pytest.mark.parametrize("key", list(SITUATIONS))
+def test_prediction(impl, key):
+    predicted = impl.predictions().get(key)
+    gate, text, name = actual = what_call_model_does(key)
+    if gate < 5:  # gates 1 to 3 end the node with an error
+        what = f"raised {text}"
+    else:
+        what = f"returned the update's message {text!r} named {name!r}"
+    assert predicted == actual, (
+        f"{key}: you predicted {predicted!r}; the agent node stopped at gate {gate} and {what}"
+    )

@@ -44,3 +44,15 @@ def test_pydantic_and_subclasses(get):
     s = S(messages=[1])
     assert get(s, "messages") is s.messages
     assert get(OrderedDict(a=1), "a") == 1
+
+
+def test_only_dicts_are_read_by_key(get):
+    from types import MappingProxyType
+
+    from pydantic import BaseModel, ConfigDict
+
+    class Loose(BaseModel):
+        model_config = ConfigDict(extra="allow")
+
+    assert get(MappingProxyType({"n": 1}), "n", 9) == 9
+    assert get(Loose(n=0), "n", 9) == 0

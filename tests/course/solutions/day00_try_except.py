@@ -19,6 +19,12 @@ def test_the_contract(get):
     class S(BaseModel):
         remaining_steps: int = 3
 
+    class Slotted:
+        __slots__ = ("remaining_steps",)
+
+        def __init__(self):
+            self.remaining_steps = 0
+
     cases = [
         (({"a": 0}, "a", 5), 0),
         (({}, "a", 5), 5),
@@ -27,6 +33,7 @@ def test_the_contract(get):
         ((S(), "remaining_steps", 9), 3),
         ((S(), "missing", 9), 9),
         ((SimpleNamespace(), "x", 7), 7),
+        ((Slotted(), "remaining_steps", 7), 0),
     ]
     for args, expected in cases:
         assert get(*args) == expected, args

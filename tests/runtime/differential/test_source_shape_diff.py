@@ -32,6 +32,19 @@ EXPECTED_DIFFERENCES = {
     "src/miniagent/prebuilt/chat_agent_executor.py:create_react_agent_static_model": (
         "no langchain init_chat_model behind '<provider>:<model>' model strings"
     ),
+    **{
+        f"miniagent.prebuilt.tool_node:ToolNode.{name}": (
+            "no execution_info/server_info in the runtime: ToolRuntime is built without them"
+        )
+        for name in ("_func", "_afunc")
+    },
+    **{
+        f"miniagent.prebuilt.tool_node:ToolNode.{name}": (
+            "no is_invalid_resume (interrupt resume): the miniature's interrupt() has no "
+            "response_schema, so no resume value fails validation and every error is the tool's"
+        )
+        for name in ("_execute_tool_sync", "_execute_tool_async", "_run_one", "_arun_one")
+    },
     "miniagent.graph.pregel:PregelLoop.tick": (
         "no checkpoint saved at each step (_prepare_tasks_and_emit_checkpoint), no replay of "
         "pending writes, no drain control, no debug 'tasks' stream; an interrupted run resumes "

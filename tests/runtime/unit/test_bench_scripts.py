@@ -1,12 +1,12 @@
-"""The benchmark scripts in ``bench/`` still do what their tables assume. Nothing here times
-anything: speed is for the scripts to print, not for tests to assert.
+"""The benchmark scripts in ``bench/`` still run and measure what their tables say. Nothing here
+times anything: speed is for the scripts to print, not for tests to assert.
 
-* every variant of ``bench_agent.py`` completes a run that passes the script's own check
-  (``2N + 2`` messages ending in "done"), in process and through the ``--block`` child mode;
-* the blocks take turns as ``bench/README.md`` says: every round runs every N and, within
-  it, every variant;
-* "mini, no check" switches the history check off only while it runs;
-* the two-node loop of ``bench_runtime.py`` and the workloads of ``count_instructions.py`` run.
+``bench_agent.py``: every variant completes a run that passes the script's own check (``2N + 2``
+messages ending in "done"), in process and through the ``--block`` child mode; the blocks take
+turns as ``bench/README.md`` says; the import timer runs; the N = 1000 breakdown finds every phase
+it names. ``bench_loop.py``, on one day and one notebook: the course copy, ``miniagent check`` on
+a solved day (and its refusal to time a day that does not pass), the README's ``pytest``, the
+notebook runner, the site command. ``count_instructions.py``: its workload runs.
 """
 
 from __future__ import annotations
@@ -38,8 +38,11 @@ def _load(name: str) -> ModuleType:
 
 
 bench_agent = _load("bench_agent")
-MINI_VARIANTS = ["bare loop", "miniagent", "mini, no check"]
+MINI_VARIANTS = ["miniagent", "bare loop"]
 UPSTREAM_VARIANTS = ["react v2", "create_agent"]
+
+
+# ---- bench_agent.py ----------------------------------------------------------------------------
 
 
 def test_the_variant_lists_cover_the_script():
@@ -63,32 +66,10 @@ def test_upstream_variants_complete_checked_runs(name):
     assert len(times) == 2 and all(t > 0 for t in times)
 
 
-def test_the_unchecked_variant_switches_the_check_off_only_while_it_runs():
-    import miniagent.prebuilt.chat_agent_executor as executor
-
-    def is_the_real_check(function):
-        return (
-            function.__name__ == "_validate_chat_history"
-            and function.__module__ == executor.__name__
-        )
-
-    assert is_the_real_check(executor._validate_chat_history)  # no earlier run left it off
-    seen = []
-    run, model = bench_agent.build_mini_unchecked(1)
-    model.n_calls = 0  # answer at once: one model call, made with the check switched off
-    original_generate = type(model)._generate
-
-    def spy(self, messages, **kwargs):
-        seen.append(executor._validate_chat_history)
-        return original_generate(self, messages, **kwargs)
-
-    type(model)._generate = spy
-    try:
-        run({"messages": [{"role": "user", "content": "go"}]}, {})
-    finally:
-        type(model)._generate = original_generate
-    assert seen == [bench_agent._no_check]
-    assert is_the_real_check(executor._validate_chat_history)
+def test_a_run_that_ends_early_fails_the_check():
+    invoke, model = bench_agent.build_mini(3)
+    with pytest.raises(AssertionError):
+        bench_agent.run_once((invoke, model), 4)  # the model stops after 3 tool calls, not 4
 
 
 def test_a_block_child_prints_its_run_times_as_json():
@@ -107,36 +88,106 @@ def test_blocks_take_turns_across_n_and_variants(monkeypatch):
         return SimpleNamespace(stdout=json.dumps([n * 1e-6] * runs))  # 1 us per round trip
 
     monkeypatch.setattr(bench_agent.subprocess, "run", fake_run)
-    reps = {10: 7, 1000: 3}
+    reps = {100: 7, 1000: 3}
     table = bench_agent.per_round_trip(["a", "b"], reps, fresh=False)
 
     rounds = bench_agent.ROUNDS
     assert len(calls) == rounds * len(reps) * 2
-    per_round = [calls[i * 4 : (i + 1) * 4] for i in range(rounds)]
-    for block in per_round:
-        assert [(name, n) for name, n, _ in block] == [
-            ("a", 10),
-            ("b", 10),
+    for i in range(rounds):
+        assert [(name, n) for name, n, _ in calls[i * 4 : (i + 1) * 4]] == [
+            ("a", 100),
+            ("b", 100),
             ("a", 1000),
             ("b", 1000),
         ]
     for n, total in reps.items():
         assert sum(runs for name, m, runs in calls if name == "a" and m == n) == total
-    assert table == {10: {"a": 1e-6, "b": 1e-6}, 1000: {"a": 1e-6, "b": 1e-6}}
+    assert table == {100: {"a": 1e-6, "b": 1e-6}, 1000: {"a": 1e-6, "b": 1e-6}}
 
 
-@pytest.mark.parametrize("kind", ["mini", "upstream"])
-def test_the_runtime_loop_runs_n_super_steps(kind):
-    if kind == "upstream":
-        pytest.importorskip("langgraph")
-    bench_runtime = _load("bench_runtime")
-    built = bench_runtime.build_graph(kind, 4)
-    assert bench_runtime.time_run(built, 4) > 0  # it checks the history: 4 + 1 messages
-    assert built[3] == {"a": 2, "b": 2}  # a, b, a, b: four super-steps
+def test_the_import_timer_runs_each_case_in_a_fresh_interpreter():
+    times = bench_agent.bench_imports(1, {"pass": "pass", "json": "import json"})
+    assert set(times) == {"pass", "json"} and all(ms > 0 for ms in times.values())
+    with pytest.raises(subprocess.CalledProcessError):
+        bench_agent.bench_imports(1, {"broken": "import no_such_module_here"})
 
 
-def test_the_instruction_count_workloads_run(monkeypatch):
-    monkeypatch.setattr(sys, "path", list(sys.path))  # the workloads put bench/ on it
+def test_the_breakdown_finds_every_phase_it_names():
+    report = bench_agent.breakdown(5)
+    shares = {label: share for label, share, _ in report["phases"]}
+    named = [label for label, _, _ in bench_agent.phases()]
+    assert list(shares)[: len(named)] == named
+    assert all(shares[label] > 0 for label in named)  # each ran (a renamed one raises instead)
+    top_level = sum(share for _, share, depth in report["phases"] if depth == 0)
+    assert top_level == pytest.approx(1.0)  # the graph loop is the rest, never negative
+    assert shares["the graph loop (everything else)"] > 0
+    assert report["modules"] and report["functions"]
+
+
+def test_the_instruction_count_workload_runs(monkeypatch):
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the workload puts bench/ on it
     count_instructions = _load("count_instructions")
-    for name in ("agent", "unchecked", "runtime"):
-        count_instructions.WORKLOADS[name][1](0)
+    assert set(count_instructions.WORKLOADS) == {"agent"}
+    count_instructions.agent_workload(3, 0)
+
+
+# ---- bench_loop.py (one day, one notebook: the whole loop is the script's job) ---------------
+
+bench_loop = _load("bench_loop")
+
+
+@pytest.fixture(scope="module")
+def copies(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bench-loop")
+    return SimpleNamespace(
+        new=bench_loop.copy_course(root / "new", solved=False),
+        solved=bench_loop.copy_course(root / "solved", solved=True),
+    )
+
+
+def test_the_course_copies_hold_stubs_or_solutions_and_never_the_repository_exercises(copies):
+    day = copies.new.exercises[0]
+    stub = (copies.new.root / day.file).read_text(encoding="utf-8")
+    solved = (copies.solved.root / day.file).read_text(encoding="utf-8")
+    assert f'NotStarted("{day.id}")' in stub and "NotStarted(" not in solved.split("def ", 1)[1]
+    for copy in (copies.new, copies.solved):
+        assert (copy.root / "mkdocs.yml").is_file() and (copy.root / "pyproject.toml").is_file()
+        assert not (copy.root / ".git").exists() and not (copy.root / "site").exists()
+        assert copy.root != bench_loop.REPO
+
+
+def test_check_times_a_solved_day_warm(copies):
+    day = copies.solved.exercises[0]
+    times = bench_loop.bench_check(copies.solved, [day], reps=1)
+    assert list(times) == [day.id] and times[day.id] > 0
+
+
+def test_check_refuses_to_time_a_day_that_does_not_pass(copies):
+    day = copies.new.exercises[0]
+    with pytest.raises(RuntimeError, match=day.id):  # a failed command, or one without "passes"
+        bench_loop.bench_check(copies.new, [day], reps=1)
+
+
+def test_the_readme_pytest_runs_and_its_table_is_read(copies):
+    seconds = bench_loop.bench_pytest(copies.new, 1, "not_started", warmups=0)
+    assert seconds > 0
+
+
+def test_the_notebook_runner_executes_notebooks_in_a_child(copies, tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    assert bench_loop.notebooks_of(copies.new)  # the course's own, which the script runs
+    path = tmp_path / "tiny.ipynb"  # a one-cell notebook: the runner, without a lesson's cost
+    cell = "import os; assert os.environ['MINIAGENT_NOTEBOOK_IMPL'] == 'reference'"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)]), path)
+    times = bench_loop.bench_notebooks(copies.new, [path], reps=1)
+    assert set(times) == {"tiny", "total"} and times["total"] >= times["tiny"] > 0
+    path.write_text(path.read_text().replace("'reference'", "'learner'"))
+    with pytest.raises(RuntimeError, match="CellExecutionError"):  # a failing cell fails it
+        bench_loop.bench_notebooks(copies.new, [path], reps=1)
+
+
+def test_the_site_build_is_strict_and_writes_outside_the_repository(copies, tmp_path):
+    command = bench_loop.site_command(copies.new, tmp_path / "site")
+    assert command[1:4] == ["build", "--strict", "--site-dir"]
+    assert Path(command[4]) == tmp_path / "site"
+    assert Path(command[0]).name == "mkdocs" and Path(command[0]).exists()

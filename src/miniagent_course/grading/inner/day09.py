@@ -70,3 +70,13 @@ def run_to_the_limit(recursion_limit: int) -> tuple[str, int]:
 def predictions() -> dict[int, tuple[str, int]]:
     """How the real agent ends for recursion limits 2 to 7, and how many tool calls ran."""
     return {limit: run_to_the_limit(limit) for limit in LIMITS}
+
+
+def install_make_are_more_steps_needed(agent: Any, make: Callable[..., Any]) -> None:
+    """Put the check ``make`` builds into ``agent``, over the agent's own return-direct set."""
+    from miniagent_course.grading.closures import agent_node_function, closure_vars, swap_closure
+
+    call_model = agent_node_function(agent)
+    real = closure_vars(call_model)["_are_more_steps_needed"]
+    should_return_direct = closure_vars(real)["should_return_direct"]
+    swap_closure(call_model, "_are_more_steps_needed", make(should_return_direct))

@@ -79,3 +79,17 @@ def choose_model(state: Any, runtime: Any, *, cheap: Any, strong: Any) -> Any:
     if len(messages) > LONG_HISTORY:
         return strong
     return cheap
+
+
+def install_make_resolve_model(agent: Any, make: Callable[..., Any]) -> None:
+    """Put the ``_resolve_model`` that ``make`` builds into ``agent`` (the agent's own values)."""
+    from miniagent_course.grading.closures import swap_closure
+
+    tools = (
+        list(agent.nodes["tools"].bound.tools_by_name.values()) if "tools" in agent.nodes else []
+    )
+    swap_closure(
+        agent_node_function(agent),
+        "_resolve_model",
+        make(**resolve_model_pieces(agent), tools=tools),
+    )

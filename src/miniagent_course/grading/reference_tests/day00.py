@@ -4,14 +4,25 @@ Each test takes the function under test. One idea per test, each named for the b
 """
 
 from collections import OrderedDict
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 
 class _State(BaseModel):
     messages: list = []
     remaining_steps: int = 25
+
+
+class _Extra(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class _Slots:
+    __slots__ = ("remaining_steps",)
+
+    def __init__(self, remaining_steps):
+        self.remaining_steps = remaining_steps
 
 
 def test_a_dict_gives_its_value(get):
@@ -42,3 +53,15 @@ def test_a_pydantic_state_gives_its_attribute_itself(get):
 
 def test_a_missing_attribute_gives_the_default(get):
     assert get(SimpleNamespace(), "remaining_steps", 25) == 25
+
+
+def test_a_mapping_that_is_not_a_dict_is_read_by_attribute(get):
+    assert get(MappingProxyType({"messages": ["hi"]}), "messages", "default") == "default"
+
+
+def test_an_object_without_dict_gives_its_attribute(get):
+    assert get(_Slots(0), "remaining_steps", 25) == 0
+
+
+def test_a_pydantic_extra_field_is_an_attribute(get):
+    assert get(_Extra(llm_input_messages=["only this"]), "llm_input_messages") == ["only this"]

@@ -1,0 +1,211 @@
+"""Scripted conversations that every ``create_react_agent`` must get exactly right.
+
+Each scenario is a function of one *side* (``miniagent_course.sides``: the same names from
+miniagent or from upstream) and returns plain data: the final messages as a trace, or the error
+the run raised. ``react.json`` holds upstream's results, recorded from the pinned packages; the
+contributors' suite records them again and checks both sides against the file, and ``miniagent
+mine`` runs the learner's own agent against the file without importing upstream.
+
+``DAYS`` says which days' functions a scenario exercises: when it fails, those are the days to
+revisit (``miniagent mine`` narrows them down by putting the reference back one day at a time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from miniagent.testing import message_trace
+
+
+def _call(name: str, n: int = 1, **args: Any) -> dict[str, Any]:
+    return {"name": name, "args": args, "id": f"call_{n}"}
+
+
+def _tools(lib: Any) -> dict[str, Any]:
+    @lib.tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    @lib.tool
+    def fail(x: int) -> int:
+        """Always fails."""
+        raise ValueError(f"cannot use {x}")
+
+    @lib.tool(return_direct=True)
+    def finish(answer: str) -> str:
+        """Give the final answer and stop."""
+        return f"final: {answer}"
+
+    return {"add": add, "fail": fail, "finish": finish}
+
+
+def _run(agent: Any, state: Any, config: dict[str, Any] | None = None) -> Any:
+    """The trace of the final messages, or ``{"error": type, "message": first line}``."""
+    try:
+        result = agent.invoke(state, config)
+    except Exception as error:  # the scenario's expected outcome may be an error
+        return {"error": type(error).__name__, "message": str(error).splitlines()[0]}
+    messages = result["messages"] if isinstance(result, dict) else result.messages
+    return message_trace(messages)
+
+
+def _model(lib: Any, *replies: list[dict[str, Any]]) -> Any:
+    return lib.FakeToolCallingModel(tool_calls=list(replies) + [[]])
+
+
+def _hi(text: str = "2 + 3?") -> dict[str, Any]:
+    return {"messages": [("user", text)]}
+
+
+def one_tool_round(lib: Any) -> Any:
+    model = _model(lib, [_call("add", a=2, b=3)])
+    return _run(lib.create_react_agent(model, [_tools(lib)["add"]]), _hi())
+
+
+def two_parallel_calls(lib: Any) -> Any:
+    model = _model(lib, [_call("add", 1, a=1, b=2), _call("add", 2, a=3, b=4)])
+    return _run(lib.create_react_agent(model, [_tools(lib)["add"]]), _hi())
+
+
+def tool_error_fed_back(lib: Any) -> Any:
+    model = _model(lib, [_call("fail", x=7)])
+    return _run(lib.create_react_agent(model, [_tools(lib)["fail"]]), _hi())
+
+
+def str_prompt(lib: Any) -> Any:
+    model = _model(lib)
+    return _run(lib.create_react_agent(model, [], prompt="Be brief."), _hi())
+
+
+def system_message_prompt(lib: Any) -> Any:
+    prompt = lib.SystemMessage("You are terse.")
+    return _run(lib.create_react_agent(_model(lib), [], prompt=prompt), _hi())
+
+
+def function_prompt(lib: Any) -> Any:
+    def prompt(state: Any) -> list[Any]:
+        return [lib.SystemMessage("Answer in French.")] + state["messages"][-1:]
+
+    return _run(lib.create_react_agent(_model(lib), [], prompt=prompt), _hi())
+
+
+def bad_prompt(lib: Any) -> Any:
+    try:
+        lib.create_react_agent(_model(lib), [], prompt=123)
+    except Exception as error:
+        return {"error": type(error).__name__, "message": str(error)}
+    return "built"
+
+
+def pydantic_state(lib: Any) -> Any:
+    model = _model(lib, [_call("add", a=2, b=3)])
+    agent = lib.create_react_agent(model, [_tools(lib)["add"]], state_schema=lib.AgentStatePydantic)
+    return _run(agent, _hi())
+
+
+def prebound_model_is_kept(lib: Any) -> Any:
+    add = _tools(lib)["add"]
+    model = _model(lib, [_call("add", a=2, b=3)]).bind_tools([add])
+    return _run(lib.create_react_agent(model, [add]), _hi())
+
+
+def prebound_model_missing_a_tool(lib: Any) -> Any:
+    tools = _tools(lib)
+    model = _model(lib).bind_tools([tools["add"]])
+    try:
+        lib.create_react_agent(model, [tools["add"], tools["fail"]])
+    except Exception as error:
+        return {"error": type(error).__name__, "message": str(error)}
+    return "built"
+
+
+def unanswered_tool_call_in_history(lib: Any) -> Any:
+    history = [
+        lib.HumanMessage("hi", id="h1"),
+        lib.AIMessage("", id="a1", tool_calls=[_call("add", a=1, b=1)]),
+        lib.HumanMessage("and?", id="h2"),
+    ]
+    return _run(lib.create_react_agent(_model(lib), [_tools(lib)["add"]]), {"messages": history})
+
+
+def empty_history(lib: Any) -> Any:
+    return _run(lib.create_react_agent(_model(lib), []), {"messages": []})
+
+
+def empty_history_pydantic(lib: Any) -> Any:
+    agent = lib.create_react_agent(_model(lib), [], state_schema=lib.AgentStatePydantic)
+    return _run(agent, {"messages": []})
+
+
+def named_agent(lib: Any) -> Any:
+    model = _model(lib, [_call("add", a=2, b=3)])
+    return _run(lib.create_react_agent(model, [_tools(lib)["add"]], name="calc"), _hi())
+
+
+def endless_tool_calls(limit: int) -> Callable[[Any], Any]:
+    """A model that calls a tool on every turn, run with ``recursion_limit=limit``."""
+
+    def scenario(lib: Any) -> Any:
+        model = lib.FakeToolCallingModel(tool_calls=[[_call("add", a=1, b=1)]])
+        agent = lib.create_react_agent(model, [_tools(lib)["add"]])
+        return _run(agent, _hi(), {"recursion_limit": limit})
+
+    return scenario
+
+
+def return_direct_ends_the_run(lib: Any) -> Any:
+    model = _model(lib, [_call("finish", answer="5")])
+    return _run(lib.create_react_agent(model, [_tools(lib)["finish"]]), _hi())
+
+
+def return_direct_near_the_limit(lib: Any) -> Any:
+    model = lib.FakeToolCallingModel(tool_calls=[[_call("finish", answer="5")]])
+    agent = lib.create_react_agent(model, [_tools(lib)["finish"]])
+    return _run(agent, _hi(), {"recursion_limit": 2})
+
+
+def dynamic_model(lib: Any) -> Any:
+    add = _tools(lib)["add"]
+    cheap = _model(lib, [_call("add", a=2, b=3)]).bind_tools([add])
+
+    def choose(state: Any, runtime: Any) -> Any:
+        return cheap
+
+    return _run(lib.create_react_agent(choose, [add]), _hi())
+
+
+def dynamic_model_with_prompt(lib: Any) -> Any:
+    model = _model(lib)
+
+    def choose(state: Any, runtime: Any) -> Any:
+        return model
+
+    return _run(lib.create_react_agent(choose, [], prompt="Be brief."), _hi())
+
+
+# name -> (the function, the days whose functions it exercises)
+SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
+    "one tool round": (one_tool_round, ("day00", "day07", "day08", "day09")),
+    "two parallel tool calls": (two_parallel_calls, ("day07", "day08")),
+    "a tool error is fed back": (tool_error_fed_back, ("day07", "day08")),
+    "a str prompt": (str_prompt, ("day05", "day08")),
+    "a SystemMessage prompt": (system_message_prompt, ("day05",)),
+    "a function prompt": (function_prompt, ("day00", "day05")),
+    "a prompt of the wrong type": (bad_prompt, ("day05",)),
+    "a pydantic state": (pydantic_state, ("day00", "day07", "day09")),
+    "a pre-bound model is kept": (prebound_model_is_kept, ("day06",)),
+    "a pre-bound model missing a tool": (prebound_model_missing_a_tool, ("day06",)),
+    "an unanswered tool call in the history": (unanswered_tool_call_in_history, ("day07",)),
+    "an empty history": (empty_history, ("day00", "day07", "day08")),
+    "an empty history, pydantic state": (empty_history_pydantic, ("day00", "day07", "day08")),
+    "a named agent": (named_agent, ("day08",)),
+    "endless tool calls, recursion_limit 2": (endless_tool_calls(2), ("day08", "day09")),
+    "endless tool calls, recursion_limit 3": (endless_tool_calls(3), ("day08", "day09")),
+    "endless tool calls, recursion_limit 4": (endless_tool_calls(4), ("day08", "day09")),
+    "a return_direct tool ends the run": (return_direct_ends_the_run, ("day09",)),
+    "return_direct at recursion_limit 2": (return_direct_near_the_limit, ("day09",)),
+    "a dynamic model": (dynamic_model, ("day10",)),
+    "a dynamic model with a prompt": (dynamic_model_with_prompt, ("day05", "day10")),
+}

@@ -1,0 +1,90 @@
+"""Your agent (``miniagent mine``): the recorded scenarios are upstream's, miniagent passes them,
+and an agent assembled from the reference solutions passes them too; a wrong day is named."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+
+import pytest
+
+from miniagent_course.grading.course import pristine_stub
+from miniagent_course.mine import check, record, recorded
+from miniagent_course.mine.scenarios import SCENARIOS
+from miniagent_course.sides import mini
+
+from .conftest import solved_source
+
+OR_DEFAULT = (
+    "return state.get(key, default) if isinstance(state, dict) else getattr(state, key, default)",
+    "return (state.get(key) if isinstance(state, dict) else getattr(state, key, None)) or default",
+)
+
+
+def test_the_recording_is_upstreams_own_result():
+    pytest.importorskip("langgraph")
+    assert record() == recorded(), "scenarios.py changed: python -m miniagent_course.mine"
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_miniagent_behaves_as_recorded(name):
+    from miniagent_course.mine import _as_recorded
+
+    scenario, _ = SCENARIOS[name]
+    assert _as_recorded(scenario(mini())) == recorded()[name]
+
+
+@contextlib.contextmanager
+def _solved(course, **edits):
+    """Every exercise solved by the reference (``edits``: {day: (old, new)} applied after)."""
+    originals = {}
+    for exercise in course.exercises:
+        path = course.root / exercise.file
+        originals[path] = path.read_text(encoding="utf-8")
+        source = solved_source(exercise, pristine_stub(course, exercise))
+        if exercise.id in edits:
+            old, new = edits[exercise.id]
+            assert old in source
+            source = source.replace(old, new)
+        path.write_text(source, encoding="utf-8")
+    try:
+        yield
+    finally:
+        for path, text in originals.items():
+            path.write_text(text, encoding="utf-8")
+
+
+def test_an_agent_of_reference_solutions_passes_every_scenario(workspace):
+    with _solved(workspace):
+        report = check(workspace)
+    assert set(report.yours.functions) == {e.id for e in workspace.exercises}
+    assert report.failed == {} and len(report.passed) == len(SCENARIOS)
+
+
+def test_a_stub_day_runs_on_miniagents_function_and_a_wrong_day_is_named(workspace):
+    with _solved(workspace):
+        day00 = workspace.root / workspace.exercise("day00").file
+        day00.write_text(pristine_stub(workspace, workspace.exercise("day00")), encoding="utf-8")
+        reverted = check(workspace)
+    assert reverted.yours.not_started == ["day00"] and "day00" not in reverted.yours.functions
+    assert reverted.failed == {}  # the rest is yours, day00 is miniagent's: all pass
+    with _solved(workspace, day00=OR_DEFAULT):
+        wrong = check(workspace)
+    assert wrong.failed and all(days == ["day00"] for days in wrong.failed.values())
+
+
+def test_the_command_prints_whose_functions_the_demo_and_the_score(workspace):
+    with _solved(workspace, day00=OR_DEFAULT):
+        done = subprocess.run(
+            [sys.executable, "-m", "miniagent_course.cli", "--root", str(workspace.root), "mine"],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=300,
+        )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "day00  yours: _get_state_value" in done.stdout
+    assert "The path through the graph" in done.stdout  # the demo ran on the learner's agent
+    assert f"of {len(SCENARIOS)} scenarios behave exactly as upstream's" in done.stdout
+    assert "revisit day00" in done.stdout
