@@ -10,7 +10,7 @@
     miniagent open               build the course site and open it
     miniagent grade --json FILE  for instructors: a Gradescope results.json (strict)
 
-Grading runs pytest in a subprocess (see ``grading_run``); every message comes from
+Grading runs pytest in a subprocess (see ``grading/run.py``); every message comes from
 ``text/cli.<lang>.toml``.
 """
 

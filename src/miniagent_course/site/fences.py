@@ -55,7 +55,7 @@ _SECTION = re.compile(
 
 @dataclass
 class BuildState:
-    """Set by the MkDocs hook (``site_hooks.py``) before pages are rendered."""
+    """Set by the MkDocs hook (``site/hooks.py``) before pages are rendered."""
 
     project_dir: Path = Path(__file__).resolve().parents[3]
     mermaid_available: bool = True

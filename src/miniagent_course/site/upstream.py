@@ -3,7 +3,7 @@
 The course never copies LangGraph or LangChain code into this repository. A lesson names a file
 and a symbol (``langgraph/prebuilt/chat_agent_executor.py:_get_prompt_runnable``); this module
 finds that file in the *installed* pinned distribution and tells where the symbol starts and
-ends. The site's ``upstream`` fence (``site_fences.py``) and the citation test
+ends. The site's ``upstream`` fence (``site/fences.py``) and the citation test
 (``tests/course/site/test_citations.py``) both use it, so what the site shows is what the test checks.
 
 A citation's line is the line of the ``def``/``class`` statement (what ``ast`` reports as

@@ -4,10 +4,10 @@ Lesson:    course/days/day09-remaining-steps.md
 Notebook:  notebooks/day09_remaining_steps.ipynb
 Check:     miniagent check day09        Stuck?  miniagent hint day09
 
-Two tasks, graded separately:
+Two parts, graded separately:
 
-(a) ``make_are_more_steps_needed``: the check the agent runs after every model call.
-(b) ``predictions``: before you run the notebook's table, predict how an agent whose model
+(1) ``make_are_more_steps_needed``: the check the agent runs after every model call.
+(2) Predict: ``predictions``, before you run the notebook's table, says how an agent whose model
     calls a tool on every turn ends, for recursion limits 2 to 7. The graders run the agent.
 """
 
@@ -24,29 +24,33 @@ from miniagent_course.todo import NotStarted
 def make_are_more_steps_needed(
     should_return_direct: set[str],
 ) -> Callable[[Any, BaseMessage], bool]:
-    """Build and return ``_are_more_steps_needed(state, response) -> bool``.
+    """Build and return ``_are_more_steps_needed(state, response) -> bool``: the soft landing.
 
-    ``create_react_agent`` defines this function inside itself, where it can see
-    ``should_return_direct``: the names of the tools built with ``return_direct=True``. Here the
-    set arrives as an argument; define the function inside this one and return it (a closure).
-    The graders put the function you return into a real agent, in place of its own.
+    ``should_return_direct`` holds the names of the agent's tools built with
+    ``return_direct=True``. ``create_react_agent`` defines the check inside itself and closes
+    over that set; here the set is an argument, and you return the check (a closure). The
+    graders put the function you return into real agents, in place of their own.
 
-    The agent calls it right after the model answered, with the node's input ``state`` (a dict
-    or a pydantic object) and the model's ``response``. It must return ``True`` -- "give up:
-    answer 'Sorry, need more steps to process this request.' instead" -- exactly when:
+    The agent calls the check right after each model call, with the node's input ``state`` (a
+    dict or a pydantic object, which may have no ``remaining_steps`` at all) and the model's
+    ``response``. ``True`` means "too few steps left for what this response needs: replace it
+    with 'Sorry, need more steps to process this request.'". Return a real ``bool``, and never
+    raise for any of these states or responses:
 
-    * the state holds ``remaining_steps`` (read it with ``_get_state_value``, default ``None``;
-      a state without it never gives up), and
-    * either ``remaining_steps < 1`` and every tool call of the response names a return-direct
-      tool (for an ``AIMessage`` with no tool calls this holds too: ``all([])`` is ``True``;
-      for a message that is not an ``AIMessage`` it does not hold),
-    * or ``remaining_steps < 2`` and the response is an ``AIMessage`` with tool calls.
+    ==================  ==============  =====================  ==========================
+    remaining_steps     a final answer  calls tools, not all   calls return-direct tools
+                        (no tool calls) of them return-direct  only
+    ==================  ==============  =====================  ==========================
+    not in the state    False           False                  False
+    2 or more           False           False                  False
+    1                   False           True                   True
+    0 or less           True            True                   True
+    ==================  ==============  =====================  ==========================
 
-    Otherwise return ``False``. Return a real ``bool``. For example, with
-    ``check = make_are_more_steps_needed({"finish"})``:
-
-    * ``check({"messages": [], "remaining_steps": 5}, AIMessage("hi"))`` is ``False``;
-    * ``check({"messages": []}, any_response)`` is ``False`` (no ``remaining_steps``).
+    The columns are ``AIMessage`` responses. Any other response (a ``ToolMessage``, a
+    ``HumanMessage``) is never replaced: ``False``. Why these thresholds (what a round costs in
+    super-steps, and what ``remaining_steps`` counts): the lesson, *Line by line* and *Where the
+    number comes from*.
 
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:620`` (langgraph-prebuilt 1.1.3).
     """
@@ -68,7 +72,8 @@ def predictions() -> dict[int, tuple[str, int]]:
 
     Return a literal table with one entry per limit. Its shape (the values are placeholders,
     not answers): ``{2: ("error", 9), 3: ("sorry", 9), ..., 7: ("sorry", 9)}``. Work it out from
-    the lesson before you run the notebook's table: the graders run the real agent and compare.
+    the lesson (*The surprise*, before you open its table) and before you run the notebook's
+    section 3: the graders run the real agent for each limit and compare, one limit at a time.
     """
     # TODO(day09): replace the line below with `return {2: (..., ...), 3: ..., ..., 7: ...}`.
     raise NotStarted("day09")

@@ -3,7 +3,8 @@
 Each test runs against every implementation ``--impl`` names (``impl`` fixture, see
 ``course/grading.md``). The first group checks the function alone, branch by branch; the second
 swaps it into the real ``create_react_agent``, which calls it once while building the static
-model (chat_agent_executor.py:582-588).
+model (chat_agent_executor.py:582-588). The last two grade part 2, the learner's own tests
+(``miniagent_course.grading.judge``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from miniagent.models import BaseChatModel
 from miniagent.runnables import RunnableLambda, RunnableSequence
 from miniagent.testing import FakeToolCallingModel, ScriptedChatModel
 from miniagent.tools import convert_to_anthropic_tool, convert_to_openai_tool, tool
+from miniagent_course.grading import judge
+from miniagent_course.grading.plugin import NOTES
 
 COUNT_ERROR = (
     "Number of tools in the model.bind_tools() and tools passed to create_react_agent must match"
@@ -131,7 +134,9 @@ def test_an_empty_binding_with_no_tools_is_kept(impl):
     # `bind(tools=[])` bound tools: none. Zero against zero fits, so the binding is kept.
     bound = openai_model().bind(tools=[])
     assert impl._should_bind_tools(bound, []) is False
-    assert impl._should_bind_tools(anthropic_model().bind(tools=[]) | RunnableLambda(str), []) is False
+    assert (
+        impl._should_bind_tools(anthropic_model().bind(tools=[]) | RunnableLambda(str), []) is False
+    )
 
 
 def test_an_empty_binding_with_tools_is_a_count_error(impl):
@@ -357,3 +362,14 @@ def test_agent_static_model_is_the_prompt_piped_into_the_model(create_react_agen
     assert isinstance(model_step.bound, BaseChatModel)
     reply = static_model.invoke({"messages": [("user", "hi")]})
     assert reply.content == "Be brief.-hi"
+
+
+# --- part 2: be the grader --------------------------------------------------------------------
+
+
+def test_your_tests_pass_on_a_correct_function(impl):
+    judge.pass_on_the_reference(impl)
+
+
+def test_your_tests_catch_the_known_mistakes(impl, record_property):
+    record_property(NOTES, judge.catch_the_mistakes(impl))

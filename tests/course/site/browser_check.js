@@ -6,7 +6,10 @@
 //   * requests anything that is not the local server (or file:// for the file:// pass),
 //   * gets an HTTP error for a local file, or throws a JavaScript error,
 //   * shows a raw Mermaid source block (or the text fallback) instead of a rendered diagram,
-//   * is a notebook page with code cells but no executed output;
+//   * is a notebook page with code cells but no executed output,
+//   * has a code block, table or notebook cell that runs past the content column (or makes the
+//     page scroll sideways), or text cut off by a box that hides its overflow -- at desktop and
+//     phone widths, in the light and the dark palette;
 // and when a search for a word of a lesson finds nothing, over http:// and from file://.
 // Run by .ci/site-check.sh, which installs Chromium and playwright-core and serves the site.
 'use strict';
@@ -19,6 +22,9 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
 // A word that appears in a lesson and nowhere else, and the page search must find it on.
 const SEARCH = { word: 'adapter', page: 'days/day00-welcome.html' };
 const SHOTS = [['welcome', 'index.html'], ['lesson', 'days/day00-welcome.html']];
+// Phone widths the overflow check runs at besides the desktop one, each in one palette (the layout
+// does not depend on it), so both palettes are covered.
+const NARROW = [[390, 'dark'], [320, 'light']];
 
 function args() {
   const out = { site: 'site', base: null, shots: null, chromium: '/usr/bin/chromium' };
@@ -92,6 +98,50 @@ async function notebookOutputs(page) {
   }));
 }
 
+// What a reader would see run off the content column. A block that scrolls (overflow auto) may be
+// as wide as it likes inside its box; the box itself must fit. The column is .md-content: Material
+// lets some blocks use its padding on phones (margin: -0.8rem). Hidden elements (other tabs,
+// closed details) have no box and are skipped. Also: a box that hides its overflow must not cut
+// off text (more than half a character: inline code's padding may touch the edge).
+async function overflows(page) {
+  return page.evaluate(() => {
+    const column = document.querySelector('.md-content');
+    if (!column) return { measured: 0, found: [] };
+    const edge = column.getBoundingClientRect().right + 1; // 1px: subpixel rounding
+    const found = [];
+    let measured = 0;
+    const name = (el) => {
+      const cls = [...el.classList].slice(0, 2).map((c) => `.${c}`).join('');
+      const text = el.textContent.trim().replace(/\s+/g, ' ').slice(0, 60);
+      return `<${el.tagName.toLowerCase()}${cls}> "${text}"`;
+    };
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth + 1) {
+      found.push(`the page scrolls sideways by ${root.scrollWidth - root.clientWidth}px`);
+    }
+    const blocks = 'pre, code, table, .jp-InputArea, .jp-OutputArea-output';
+    for (const el of column.querySelectorAll(blocks)) {
+      const box = el.getBoundingClientRect();
+      if (!box.width) continue;
+      measured += 1;
+      const own = getComputedStyle(el).overflowX;
+      let end = own === 'visible' ? Math.max(box.right, box.left + el.scrollWidth) : box.right;
+      for (let up = el.parentElement; up && up !== column; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX !== 'visible') end = Math.min(end, up.getBoundingClientRect().right);
+      }
+      if (end > edge) found.push(`${name(el)} runs ${Math.round(end - edge)}px past the content column`);
+    }
+    for (const el of column.querySelectorAll('*')) {
+      const style = getComputedStyle(el);
+      if (!['hidden', 'clip'].includes(style.overflowX) || !el.clientWidth) continue;
+      if (el.scrollWidth - el.clientWidth > parseFloat(style.fontSize) / 2) {
+        found.push(`${name(el)} cuts off ${el.scrollWidth - el.clientWidth}px of its content`);
+      }
+    }
+    return { measured, found };
+  });
+}
+
 async function search(page, word) {
   const input = page.locator('input.md-search__input');
   if (!(await input.isVisible().catch(() => false))) {
@@ -116,6 +166,7 @@ async function main() {
   const fail = (where, what) => failures.push(`${where}: ${what}`);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   let diagramCount = 0;
+  let measured = 0; // code blocks, tables and notebook cells the overflow check looked at
 
   // 1. every page over http://127.0.0.1
   const local = (url) => url.startsWith(opt.base + '/');
@@ -131,12 +182,36 @@ async function main() {
       if (!nb.code) fail(rel, 'notebook page without code cells');
       else if (!nb.outputs) fail(rel, `notebook has ${nb.code} code cells and no executed output`);
     }
+    const wide = await overflows(page);
+    measured += wide.measured;
+    wide.found.forEach((o) => fail(rel, `1280px: ${o}`));
     await page.waitForTimeout(300); // late requests (fonts, lazy scripts)
     seen.outside.forEach((u) => fail(rel, `request leaves the machine: ${u}`));
     seen.httpErrors.forEach((e) => fail(rel, `local request failed: ${e}`));
     seen.scriptErrors.forEach((e) => fail(rel, `script error: ${e}`));
-    console.log(`page ${rel}: diagrams ${d.rendered} rendered / ${d.raw} raw, outside requests ${seen.outside.length}`);
+    console.log(`page ${rel}: diagrams ${d.rendered} rendered / ${d.raw} raw, outside requests ${seen.outside.length}, ${wide.measured} blocks measured, ${wide.found.length} too wide`);
     await page.close();
+  }
+
+  // 1b. every page again at phone widths: nothing may run past the column there either
+  const notebook = list.find((p) => p.startsWith('notebooks/') && p !== 'notebooks/index.html');
+  const shots = notebook ? [...SHOTS, ['notebook', notebook]] : SHOTS;
+  for (const [width, scheme] of NARROW) {
+    const ctx = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
+    for (const rel of list) {
+      const page = await ctx.newPage();
+      await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
+      await diagrams(page, read(opt.site, rel));
+      (await overflows(page)).found.forEach((o) => fail(rel, `${width}px ${scheme}: ${o}`));
+      const shot = shots.find(([, r]) => r === rel);
+      if (opt.shots && shot) {
+        fs.mkdirSync(opt.shots, { recursive: true });
+        await page.screenshot({ path: path.join(opt.shots, `${shot[0]}-${scheme}-${width}.png`) });
+      }
+      await page.close();
+    }
+    await ctx.close();
+    console.log(`${width}px (${scheme} palette): ${list.length} pages checked for overflow`);
   }
 
   // 2. search over http:// and from file://
@@ -173,14 +248,13 @@ async function main() {
   // 4. screenshots, light and dark (the palette follows prefers-color-scheme on a first visit)
   if (opt.shots) {
     fs.mkdirSync(opt.shots, { recursive: true });
-    const notebook = list.find((p) => p.startsWith('notebooks/') && p !== 'notebooks/index.html');
-    const shots = notebook ? [...SHOTS, ['notebook', notebook]] : SHOTS;
     for (const scheme of ['light', 'dark']) {
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
       for (const [name, rel] of shots) {
         const page = await ctx.newPage();
         await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
         await diagrams(page, read(opt.site, rel));
+        (await overflows(page)).found.forEach((o) => fail(rel, `1280px ${scheme}: ${o}`));
         await page.screenshot({ path: path.join(opt.shots, `${name}-${scheme}.png`) });
         await page.screenshot({ path: path.join(opt.shots, `${name}-${scheme}-full.png`), fullPage: true });
         await page.close();
@@ -192,12 +266,13 @@ async function main() {
 
   await browser.close();
   if (!diagramCount) fail('site', 'no rendered diagram on any page (the check would not notice raw ones)');
+  if (!measured) fail('site', 'no code block, table or notebook cell measured (the overflow check would not notice)');
   if (failures.length) {
     console.log(`\nsite check FAILED (${failures.length} problem(s)):`);
     failures.forEach((f) => console.log(`  - ${f}`));
     process.exit(1);
   }
-  console.log(`\nsite check OK: ${list.length} pages, ${diagramCount} diagrams rendered, search works over http:// and file://, nothing requested from outside 127.0.0.1`);
+  console.log(`\nsite check OK: ${list.length} pages, ${diagramCount} diagrams rendered, nothing wider than its column, search works over http:// and file://, nothing requested from outside 127.0.0.1`);
 }
 
 main().catch((e) => { console.error('site check crashed:', e); process.exit(2); });

@@ -181,9 +181,6 @@ def test_the_notebook_runner_executes_notebooks_in_a_child(copies, tmp_path):
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)]), path)
     times = bench_loop.bench_notebooks(copies.new, [path], reps=1)
     assert set(times) == {"tiny", "total"} and times["total"] >= times["tiny"] > 0
-    path.write_text(path.read_text().replace("'reference'", "'learner'"))
-    with pytest.raises(RuntimeError, match="CellExecutionError"):  # a failing cell fails it
-        bench_loop.bench_notebooks(copies.new, [path], reps=1)
 
 
 def test_the_site_build_is_strict_and_writes_outside_the_repository(copies, tmp_path):
