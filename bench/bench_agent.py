@@ -39,7 +39,9 @@
     fresh interpreter. Shares of the run, per phase (cumulative time inside the node or
     function; the graph loop is what the phases leave), per module (own time) and the top
     functions (own time). The profiler slows small functions more than large ones: read the
-    shares as a map, not as exact figures.
+    shares as a map, not as exact figures. cProfile sees only the thread that runs the graph:
+    ``ToolNode`` runs tool calls in a thread pool, as upstream does, so the tool's own work
+    shows as the tools node waiting on a lock.
 
 The last lines are a Markdown summary table, to paste into bench/README.md.
 """

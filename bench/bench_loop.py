@@ -1,7 +1,8 @@
 """The learner's loop: how long the course's everyday commands take. Prints a table, asserts nothing.
 
-    python bench/bench_loop.py            # about 7 minutes on an idle 2-core machine
+    python bench/bench_loop.py            # about 8 minutes on an idle 2-core machine
     python bench/bench_loop.py --quick    # one timed run of each (about 4 minutes)
+    python bench/bench_loop.py --only check,pytest   # some of: check, site, notebooks, pytest
 
 Everything runs in a temporary copy of the course (``copy_course``: the repository without
 ``.git``, ``.venv``, ``site/``, caches and ``exercises/``; ``node_modules`` is linked), whose
@@ -9,6 +10,8 @@ Everything runs in a temporary copy of the course (``copy_course``: the reposito
 replaced by the reference's own source (``solved_source`` of ``tests/course/meta/conftest.py``).
 The repository's own ``exercises/``, ``site/`` and caches are never touched. Commands run as a
 learner runs them: the venv's console scripts, from the course root, with bytecode caching on.
+The packages themselves (miniagent, miniagent_course) come from the installed package, as on a
+learner's machine: with an editable install, that is this checkout's ``src/``.
 
 Contract (each printed with PASS/MISS; wall time of the whole command, spawn to exit):
 
@@ -71,12 +74,12 @@ def _meta_conftest() -> ModuleType:
 def copy_course(destination: Path, *, solved: bool) -> Course:
     """A copy of the course in ``destination`` (see the module docstring), its exercises laid
     out from the stubs, or solved with the reference when ``solved``."""
-    ignore_top = shutil.ignore_patterns(*NOT_COPIED_ANYWHERE)
+    ignore = shutil.ignore_patterns(*NOT_COPIED_ANYWHERE)
     for entry in REPO.iterdir():
         if entry.name in NOT_COPIED or entry.name.startswith("."):
             continue
         if entry.is_dir():
-            shutil.copytree(entry, destination / entry.name, ignore=ignore_top)
+            shutil.copytree(entry, destination / entry.name, ignore=ignore)
         else:
             shutil.copy2(entry, destination / entry.name)
     if (REPO / "node_modules").is_dir():  # the site's two offline assets (168 MB: linked)
@@ -91,7 +94,7 @@ def copy_course(destination: Path, *, solved: bool) -> Course:
     return course
 
 
-def learner_env(**extra: str) -> dict[str, str]:
+def learner_env() -> dict[str, str]:
     """This environment as a learner's shell has it: bytecode is cached, and nothing of a
     surrounding pytest run (options, xdist worker ids) leaks into the child."""
     env = {
@@ -100,7 +103,7 @@ def learner_env(**extra: str) -> dict[str, str]:
         if k != "PYTHONDONTWRITEBYTECODE" and not k.startswith("PYTEST_")
         and k != "MINIAGENT_NOTEBOOK_IMPL"
     }  # fmt: skip
-    return {**env, "NO_MKDOCS_2_WARNING": "1", **extra}
+    return {**env, "NO_MKDOCS_2_WARNING": "1"}
 
 
 def timed(command: Sequence[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess[str]]:

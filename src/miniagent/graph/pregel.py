@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import os
 from collections import Counter, deque
+from functools import partial
 from itertools import count
 from typing import Any, AsyncIterator, Iterator, Sequence
 from uuid import uuid4
 
-from miniagent.constants import CONFIG_KEY_RUNTIME, START
+from miniagent.constants import CONFIG_KEY_READ_STATE, CONFIG_KEY_RUNTIME, START
 from miniagent.errors import (
     EmptyInputError,
     ErrorCode,
@@ -235,7 +236,13 @@ class PregelLoop:
             if proc is None:
                 _warn(f"Ignoring unknown node name {packet.node} in pending sends")
                 continue
-            tasks.append(self._task(proc, packet.arg, (PUSH, idx, False), PUSH_TRIGGER))
+            task = self._task(proc, packet.arg, (PUSH, idx, False), PUSH_TRIGGER)
+            # a Send's node may read the state it was sent from (prepare_push_task_send,
+            # _algo.py:1087): create_agent's ToolNode does, for a bare list of tool calls
+            task.config["configurable"][CONFIG_KEY_READ_STATE] = partial(
+                self.read, proc, self.values
+            )
+            tasks.append(task)
         for name in sorted(self.triggers):
             proc = self.nodes[name]
             task_input = self.input if name == START else self.read(proc, self.values)
@@ -391,6 +398,13 @@ def apply_writes(values: dict[str, Any], channels: dict[str, Any], tasks) -> set
                     pending[chan] = [value]
     for chan, vals in pending.items():
         values[chan] = channels[chan].update(values.get(chan, MISSING), vals)
+    # Channels that weren't updated in this step are notified of a new step (_algo.py:322):
+    # an ``EphemeralValue`` (create_agent's ``jump_to``) forgets its value.
+    for chan in [c for c in values if c not in pending and c in channels]:
+        if (value := channels[chan].update(values[chan], [])) is MISSING:
+            del values[chan]
+        else:
+            values[chan] = value
     return pending.keys()  # type: ignore[return-value]
 
 

@@ -23,7 +23,7 @@ from miniagent.runnables import Runnable
 from miniagent.runnables.callable import coerce_to_runnable
 from miniagent.types import Command, Send
 
-__all__ = ["StateGraph", "CompiledStateGraph"]
+__all__ = ["StateGraph", "CompiledStateGraph", "EphemeralValue"]
 
 NS_SEP, NS_END = "|", ":"  # langgraph/_internal/_constants.py: reserved in node names
 
@@ -50,6 +50,8 @@ class LastValue:
 
     def update(self, current: Any, values: list[Any]) -> Any:
         """Two writes in one super-step are an error (last_value.py:56)."""
+        if len(values) == 0:  # a step that did not write this key
+            return current
         if len(values) != 1:
             msg = create_error_message(
                 message=f"At key '{self.key}': Can receive only one value per step. "
@@ -98,6 +100,33 @@ class BinaryOperatorAggregate:
         return current
 
 
+class EphemeralValue:
+    """A key that holds the value written in the previous step only, then clears
+    (channels/ephemeral_value.py:15). create_agent's ``jump_to`` is one."""
+
+    __slots__ = ("key", "typ", "guard")
+
+    def __init__(self, typ: Any, guard: bool = True) -> None:
+        self.typ, self.guard, self.key = typ, guard, ""
+
+    def __eq__(self, value: object) -> bool:
+        return isinstance(value, EphemeralValue) and value.guard == self.guard
+
+    def initial(self) -> Any:
+        return MISSING
+
+    def update(self, current: Any, values: list[Any]) -> Any:
+        """No write this step: clear; two writes: an error with ``guard`` (l.55)."""
+        if len(values) == 0:
+            return MISSING
+        if len(values) != 1 and self.guard:
+            raise InvalidUpdateError(
+                f"At key '{self.key}': EphemeralValue(guard=True) can receive only one value per "
+                "step. Use guard=False if you want to store any one of multiple values."
+            )
+        return values[-1]
+
+
 def _strip_extras(t: Any) -> Any:
     """``Annotated[Sequence[X], f]`` -> ``Sequence`` (binop.py:23)."""
     if hasattr(t, "__origin__"):
@@ -129,10 +158,24 @@ def _get_channel(name: str, annotation: Any) -> Any:
         annotation = annotation.__args__[0]
     if manager := _is_field_managed_value(name, annotation):
         return manager
+    if channel := _is_field_channel(annotation):
+        channel.key = name
+        return channel
     if channel := _is_field_binop(annotation):
         channel.key = name
         return channel
     return LastValue(annotation, name)
+
+
+def _is_field_channel(typ: Any) -> EphemeralValue | None:
+    """``Annotated[T, EphemeralValue, ...]``: a channel class in the metadata (state.py:1880)."""
+    if hasattr(typ, "__metadata__"):
+        for item in typ.__metadata__:
+            if isinstance(item, EphemeralValue):
+                return item
+            if isinstance(item, type) and issubclass(item, EphemeralValue):
+                return item(typ.__origin__ if hasattr(typ, "__origin__") else typ)
+    return None
 
 
 def _is_field_binop(typ: Any) -> BinaryOperatorAggregate | None:

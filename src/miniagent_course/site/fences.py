@@ -333,10 +333,17 @@ def exercise_format(source, language, class_name, options, md, **kwargs) -> str:
         ex = load_course(STATE.project_dir, lang=STATE.lang).exercise(exercise_id)
     except Exception as exc:  # no course.toml, unknown id...
         return _problem(f"exercise `{exercise_id}`", f"{type(exc).__name__}: {exc}")
-    names = ", ".join(f"`{f.name}`" for f in ex.functions)
+    part2 = ex.judgment  # the second part, which needs judgment (course.toml)
+    first = [f.name for f in ex.functions if part2 is None or f.name != part2.function]
+    names = ", ".join(f"`{name}`" for name in first or [f.name for f in ex.functions])
     rows = [
         (_t("exercise", "file"), f"`{ex.file}`"),
         (_t("exercise", "write"), names),
+        *(
+            [(_t("exercise", "part2"), _t("exercise", f"kind_{part2.kind}", title=part2.title))]
+            if part2
+            else []
+        ),
         (_t("exercise", "check"), f"`miniagent check {ex.id}`" + _t("exercise", "or_pytest")),
         (_t("exercise", "stuck"), f"`miniagent hint {ex.id}`" + _t("exercise", "hint_note")),
     ]

@@ -3,6 +3,12 @@
 Lesson:    course/days/day10-dynamic-model.md
 Notebook:  notebooks/day10_dynamic_model.ipynb
 Check:     miniagent check day10        Stuck?  miniagent hint day10
+
+Two parts, graded separately:
+
+(1) ``make_resolve_model``: the function the agent node asks for this step's model.
+(2) Extend: ``choose_model``, a routing policy of your own that a dynamic agent runs as its model
+    function. Upstream has none; its contract is in its docstring.
 """
 
 from __future__ import annotations
@@ -27,27 +33,34 @@ def make_resolve_model(
 ) -> Callable[[Any, Runtime], Runnable]:
     """Build and return ``_resolve_model(state, runtime)``, as ``create_react_agent`` does.
 
-    ``create_react_agent`` defines ``_resolve_model`` inside itself, so it can use the values it
-    computed. Here they arrive as arguments (the graders take them from a real agent):
+    ``create_react_agent`` defines ``_resolve_model`` inside itself and closes over values it
+    computed while building the agent. Here they arrive as arguments (the graders take them
+    from a real agent, then put the function you return into that agent, in its place):
 
     * ``model`` -- what the user passed as ``model``: for a dynamic model, a callable
-      ``(state, runtime) -> chat model`` (for a static one, the chat model, maybe tool-bound);
+      ``(state, runtime) -> chat model``; for a static one, the chat model;
     * ``prompt`` -- what the user passed as ``prompt`` (``None``, a str, a SystemMessage, a
       callable or a Runnable);
     * ``is_dynamic_model`` -- True when ``model`` is such a callable;
-    * ``static_model`` -- the ``prompt | model`` Runnable built once (``None`` when dynamic);
-    * ``tools`` -- the agent's tools, in scope here as they are in ``create_react_agent``.
+    * ``static_model`` -- the pipeline ``prompt | model`` built once (``None`` when dynamic);
+    * ``tools`` -- the agent's tools, in scope as they are in ``create_react_agent``.
 
-    The function you return must:
+    The agent calls the function you return positionally, ``_resolve_model(state, runtime)``,
+    at every model step, then invokes what it returns with the whole state. Its contract:
 
-    * for a static model, return ``static_model`` itself;
-    * for a dynamic model, on EVERY call, call ``model(state, runtime)`` once, with the state
-      and the runtime it was given, and return ``_get_prompt_runnable(prompt) | <what it
-      returned>``: this step's prompt piped into this step's model. Use the returned model
-      exactly as it is: do not bind ``tools`` to it (the callable binds what it wants) and do
-      not keep it for the next call (the next step may need another model).
+    * static model: return ``static_model``, the same object every time; ``model`` is never
+      called.
+    * dynamic model: return a two-step ``RunnableSequence``, the prompt runnable of ``prompt``
+      (Day 05) first, then the model that the callable returned for *this* call. The callable
+      runs exactly once per call, given this call's state and runtime as two positional
+      arguments: it may name its parameters as it likes (``(s, rt)``, ``(state, ctx, /)``),
+      and it always gets both.
+    * the chosen model is used exactly as it came back: no ``bind_tools`` (the callable binds
+      what it wants, maybe a subset of ``tools``, maybe nothing) and no caching (the next step
+      may want another model).
 
-    Its parameters must be ``(state, runtime)``: the agent calls it positionally.
+    Why, and what happens when the callable returns a string or a coroutine: the lesson,
+    *Read the source* and *Edge cases and surprises*.
 
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:599`` (langgraph-prebuilt 1.1.3).
     """
@@ -55,23 +68,29 @@ def make_resolve_model(
     raise NotStarted("day10")
 
 
+# --- part 2: extend ---------------------------------------------------------------------------
+
+
 def choose_model(state: Any, runtime: Runtime, *, cheap: Any, strong: Any) -> Any:
-    """Pick the model for this step of a dynamic agent: ``cheap`` or ``strong``.
+    """Your routing policy: pick the model for one step of a dynamic agent, cheap or strong.
 
     The agent calls it as ``model=lambda state, runtime: choose_model(state, runtime,
-    cheap=..., strong=...)``, with two models the caller has already tool-bound. The rules:
+    cheap=..., strong=...)``, with two models the caller has already tool-bound.
 
-    1. the last message of the history is a ``ToolMessage`` whose ``status`` is ``"error"``
-       (a tool call failed; the model must recover) -> ``strong``;
-    2. the history holds more than 4 messages (5 or more: the cheap model had its chance)
-       -> ``strong``;
-    3. otherwise -> ``cheap``.
+    * Input: ``state`` is a dict (``AgentState``) or a pydantic ``AgentStatePydantic``; "the
+      history" is its ``messages`` (read it so both shapes work). ``runtime`` is part of the
+      signature the agent calls; this policy does not need it.
+    * Output: ``cheap`` or ``strong`` itself, unchanged (no ``bind_tools``, no copy).
+    * ``strong`` when the last message of the history is a ``ToolMessage`` whose ``status`` is
+      ``"error"`` (a tool failed; the model must recover). Only the status says so: a failed
+      tool's text may read like anything (a ToolNode with ``handle_tool_errors="Try later."``),
+      and a tool that worked may return text that starts with "Error". Only the *last* message
+      counts: an earlier failure that a later result follows does not.
+    * ``strong`` when the history holds more than 4 messages (5 or more).
+    * ``cheap`` otherwise, and that includes an empty history (nothing checks that the agent
+      was given a message). Never raise.
 
-    "The history" is the state's ``messages``; ``state`` is a dict (``AgentState``) or a
-    pydantic ``AgentStatePydantic``, so read it with ``_get_state_value``. Only the *last*
-    message counts for rule 1: an earlier failed tool does not. Return ``cheap`` or ``strong``
-    itself, unchanged (no ``bind_tools``, no copy). ``runtime`` is part of the signature the
-    agent calls; this policy does not need it.
+    The lesson's *Your turn* shows the policy inside a real agent.
     """
-    # TODO(day10): return cheap or strong.
+    # TODO(day10): part 2, return cheap or strong.
     raise NotStarted("day10")

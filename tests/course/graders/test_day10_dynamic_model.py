@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from miniagent.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from miniagent.models import BaseChatModel
-from miniagent.prebuilt import create_react_agent
+from miniagent.prebuilt import ToolNode, create_react_agent
 from miniagent.prebuilt.chat_agent_executor import AgentStatePydantic, _get_prompt_runnable
 from miniagent.runnables import RunnableLambda, RunnableSequence
 from miniagent.runtime import Runtime
@@ -105,6 +105,43 @@ def test_dynamic_model_callable_runs_on_every_call(impl):
     assert len(selector.calls) == 4, "every step asks the callable again: nothing is cached"
     assert [m is cheap for m in lasts] == [True, False, True, False]
     assert [m is strong for m in lasts] == [False, True, False, True]
+
+
+def renamed_callables(chosen: Any, seen: list[tuple[Any, Any]]) -> dict[str, Any]:
+    """Model callables whose parameters are not ``(state, runtime)``; each logs what it got."""
+
+    def short_names(s, rt):
+        seen.append((s, rt))
+        return chosen
+
+    def positional_only(state, runtime, /):
+        seen.append((state, runtime))
+        return chosen
+
+    class Router:
+        def __call__(self, current, context):
+            seen.append((current, context))
+            return chosen
+
+    return {
+        "(s, rt)": short_names,
+        "(state, runtime, /)": positional_only,
+        "lambda st, ctx": lambda st, ctx: seen.append((st, ctx)) or chosen,
+        "__call__(self, current, context)": Router(),
+    }
+
+
+def test_dynamic_model_callable_may_name_its_parameters_as_it_likes(impl):
+    # Upstream calls model(state, runtime) positionally (l.604), whatever the names, and
+    # always with both: it never inspects the signature (a prompt function, Day 05, is
+    # different: RunnableCallable fills `runtime` in by name).
+    chosen = FakeToolCallingModel()
+    seen: list[tuple[Any, Any]] = []
+    for label, callable_model in renamed_callables(chosen, seen).items():
+        state = state_of("hi")
+        pipeline = impl.make_resolve_model(**dynamic_pieces(callable_model))(state, RUNTIME)
+        assert pipeline.steps[-1] is chosen, f"{label}: call model(state, runtime), positionally"
+        assert seen[-1][0] is state and seen[-1][1] is RUNTIME, f"{label}: state, then runtime"
 
 
 def test_dynamic_model_is_piped_after_the_prompt(impl):
@@ -331,6 +368,22 @@ def test_agent_switches_models_between_steps(impl):
     assert log["answered"] == ["cheap", "strong"], "the model is chosen anew at every step"
 
 
+def test_agent_dynamic_model_with_other_parameter_names(impl):
+    def make():
+        chat_model = ScriptedChatModel(copy.deepcopy(tool_round()))
+        log: dict[str, list] = {"selector": [], "model": chat_model.calls}
+
+        def select(current, rt, /):  # upstream passes two positional arguments, always
+            log["selector"].append((len(current["messages"]), rt.context))
+            return chat_model.bind_tools([add])
+
+        return select, log
+
+    expected, log = compare(impl, make, invoke={"context": Ctx("ada")}, context_schema=Ctx)
+    assert expected[0] == "ok" and len(expected[1]) == 4
+    assert log["selector"] == [(1, Ctx("ada")), (3, Ctx("ada"))]
+
+
 # --- choose_model alone ------------------------------------------------------------------------
 
 
@@ -396,6 +449,36 @@ def test_choose_a_failed_tool_wins_in_a_short_history(impl):
     assert choose(impl, history(2, last=failed)) == "strong"
 
 
+QUIET_FAILURE = "The backend is busy; try again later."  # a handle_tool_errors text
+LOUD_SUCCESS = "Error 404: that is the status code the page returned."  # a tool's own result
+
+
+def tool_turn(result: ToolMessage) -> list[Any]:
+    return [HumanMessage("q", id="h0"), AIMessage("", id="a1", tool_calls=[call()]), result]
+
+
+@pytest.mark.parametrize(
+    "content, status, expected",
+    [
+        (QUIET_FAILURE, "error", "strong"),
+        ("", "error", "strong"),
+        (LOUD_SUCCESS, "success", "cheap"),
+        ("Error: no user named 'bob'", "success", "cheap"),
+        ("ERROR", "success", "cheap"),
+    ],
+)
+def test_choose_reads_the_status_not_the_text(impl, content, status, expected):
+    result = ToolMessage(content, tool_call_id="c1", status=status, id="t1")
+    assert choose(impl, tool_turn(result)) == expected, (
+        f"a {status} ToolMessage saying {content!r}: the status says whether the tool failed"
+    )
+
+
+@pytest.mark.parametrize("pydantic", [False, True])
+def test_choose_an_empty_history_is_cheap(impl, pydantic):
+    assert choose(impl, [], pydantic=pydantic) == "cheap", "no messages: no failure, not long"
+
+
 def test_choose_reads_a_pydantic_state(impl):
     assert choose(impl, history(3), pydantic=True) == "cheap"
     assert choose(impl, history(5), pydantic=True) == "strong"
@@ -432,17 +515,23 @@ class Relay(BaseChatModel):
         return "relay"
 
 
-def routed_run(impl, replies, **options):
-    """Run a dynamic agent whose model is ``choose_model``; which model answered each step."""
+def routed_run(impl, replies, *, tools=TOOLS, messages=None, **options):
+    """Run a dynamic agent whose model is ``choose_model``; which model answered each step.
+
+    ``tools`` is a list or a ``ToolNode``; the conversation starts with ``messages`` (default:
+    one question).
+    """
     script = Script(replies)
-    cheap = Relay(label="cheap", script=script).bind_tools(TOOLS)
-    strong = Relay(label="strong", script=script).bind_tools(TOOLS)
+    bound = list(tools.tools_by_name.values()) if isinstance(tools, ToolNode) else tools
+    cheap = Relay(label="cheap", script=script).bind_tools(bound)
+    strong = Relay(label="strong", script=script).bind_tools(bound)
 
     def model(state, runtime):
         return impl.choose_model(state, runtime, cheap=cheap, strong=strong)
 
-    agent = create_react_agent(model, TOOLS, **options)
-    result = agent.invoke({"messages": [HumanMessage("go", id="h0")]})
+    agent = create_react_agent(model, tools, **options)
+    start = [HumanMessage("go", id="h0")] if messages is None else messages
+    result = agent.invoke({"messages": start})
     assert script.kwargs == [["tools"]] * len(script.answered), "both models come tool-bound"
     return script.answered, result["messages"]
 
@@ -500,3 +589,40 @@ def test_agent_routes_with_a_pydantic_state_and_a_prompt(impl):
     replies = [AIMessage("", id="r0", tool_calls=[bad]), AIMessage("sorry", id="r1")]
     answered, _ = routed_run(impl, replies, state_schema=AgentStatePydantic, prompt="Be brief.")
     assert answered == ["cheap", "strong"]
+
+
+@tool
+def lookup(page: str) -> str:
+    """Fetch a page's status line."""
+    return LOUD_SUCCESS
+
+
+@tool
+def backend(query: str) -> str:
+    """Ask a backend that is down."""
+    raise ConnectionError("backend unreachable")
+
+
+def test_agent_routes_by_the_status_whatever_the_tool_says(impl):
+    # A ToolNode with its own error text: the failed result reads like advice, not an error;
+    # then a tool that worked and returned a text that starts with "Error".
+    node = ToolNode([lookup, backend], handle_tool_errors=QUIET_FAILURE)
+    failing = {"name": "backend", "args": {"query": "x"}, "id": "c1"}
+    replies = [AIMessage("", id="r0", tool_calls=[failing]), AIMessage("sorry", id="r1")]
+    answered, messages = routed_run(impl, replies, tools=node)
+    assert (messages[2].content, messages[2].status) == (QUIET_FAILURE, "error")
+    assert answered == ["cheap", "strong"], "a failed tool, whatever its text: strong"
+
+    working = {"name": "lookup", "args": {"page": "/x"}, "id": "c1"}
+    replies = [AIMessage("", id="r0", tool_calls=[working]), AIMessage("it is a 404", id="r1")]
+    answered, messages = routed_run(impl, replies, tools=node)
+    assert (messages[2].content, messages[2].status) == (LOUD_SUCCESS, "success")
+    assert answered == ["cheap", "cheap"], "a tool that worked, whatever its text: cheap"
+
+
+def test_agent_with_an_empty_history(impl):
+    # Nothing checks that the history holds a message: the model step runs on [] (both
+    # libraries), so the policy must too.
+    answered, messages = routed_run(impl, [AIMessage("hello?", id="r0")], messages=[])
+    assert answered == ["cheap"]
+    assert [m.content for m in messages] == ["hello?"]

@@ -8,7 +8,8 @@
 //   * shows a raw Mermaid source block (or the text fallback) instead of a rendered diagram,
 //   * is a notebook page with code cells but no executed output,
 //   * has a code block, table or notebook cell that runs past the content column (or makes the
-//     page scroll sideways), or text cut off by a box that hides its overflow -- at desktop and
+//     page scroll sideways), text cut off by a box that hides its overflow, or output text
+//     (error messages, notebook outputs) that scrolls instead of wrapping -- at desktop and
 //     phone widths, in the light and the dark palette;
 // and when a search for a word of a lesson finds nothing, over http:// and from file://.
 // Run by .ci/site-check.sh, which installs Chromium and playwright-core and serves the site.
@@ -102,8 +103,20 @@ async function notebookOutputs(page) {
 // as wide as it likes inside its box; the box itself must fit. The column is .md-content: Material
 // lets some blocks use its padding on phones (margin: -0.8rem). Hidden elements (other tabs,
 // closed details) have no box and are skipped. Also: a box that hides its overflow must not cut
-// off text (more than half a character: inline code's padding may touch the edge).
+// off text (more than half a character: inline code's padding may touch the edge). Output text
+// (```text blocks: errors, reports; notebook outputs) wraps: none of it may hide behind a scroll.
+// Material's scripts reshape code blocks just after load (a block may briefly measure wider than
+// it ends up), so what is found is measured again until it settles (at most 2 s).
 async function overflows(page) {
+  let result = await measureOverflow(page);
+  for (let i = 0; i < 4 && result.found.length; i += 1) {
+    await page.waitForTimeout(500);
+    result = await measureOverflow(page);
+  }
+  return result;
+}
+
+function measureOverflow(page) {
   return page.evaluate(() => {
     const column = document.querySelector('.md-content');
     if (!column) return { measured: 0, found: [] };
@@ -130,6 +143,11 @@ async function overflows(page) {
         if (getComputedStyle(up).overflowX !== 'visible') end = Math.min(end, up.getBoundingClientRect().right);
       }
       if (end > edge) found.push(`${name(el)} runs ${Math.round(end - edge)}px past the content column`);
+    }
+    for (const el of column.querySelectorAll('.language-text > pre > code, .jp-OutputArea-output pre')) {
+      if (el.scrollWidth > el.clientWidth + 1) {
+        found.push(`${name(el)} is output text and scrolls sideways instead of wrapping`);
+      }
     }
     for (const el of column.querySelectorAll('*')) {
       const style = getComputedStyle(el);

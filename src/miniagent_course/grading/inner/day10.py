@@ -68,9 +68,10 @@ def make_resolve_model(
 def choose_model(state: Any, runtime: Any, *, cheap: Any, strong: Any) -> Any:
     """Route one model step: ``strong`` to recover from a failed tool or for a long history.
 
-    ``strong`` when the last message is a ``ToolMessage`` with ``status == "error"``, or when
-    the history holds more than ``LONG_HISTORY`` (4) messages; ``cheap`` otherwise. Returns one
-    of the two objects as given (the caller bound the tools); ``runtime`` is not needed.
+    ``strong`` when the last message is a ``ToolMessage`` with ``status == "error"`` (the
+    status, never the text), or when the history holds more than ``LONG_HISTORY`` (4) messages;
+    ``cheap`` otherwise, an empty history included. Returns one of the two objects as given (the
+    caller bound the tools); ``runtime`` is not needed.
     """
     messages = _get_state_value(state, "messages")
     last = messages[-1] if messages else None
