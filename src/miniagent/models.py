@@ -98,6 +98,25 @@ class BaseChatModel(BaseModel, Runnable, ABC):
     def _llm_type(self) -> str:
         """A name for the kind of model (``chat_models.py:2374``)."""
 
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        """What identifies this model's settings (``base.py:290`` of ``language_models``)."""
+        return {}
+
+    def asdict(self) -> dict[str, Any]:
+        """``_identifying_params`` plus ``_type`` (``chat_models.py:2386``)."""
+        starter_dict = dict(self._identifying_params)
+        starter_dict["_type"] = self._llm_type
+        return starter_dict
+
+    def _get_invocation_params(
+        self, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """The parameters of one call, as reported to ``on_chat_model_start`` (``chat_models.py:1536``)."""
+        params = self.asdict()
+        params["stop"] = stop
+        return {**params, **kwargs}
+
     # ---- calling the model ----------------------------------------------------------------
 
     def _convert_input(self, model_input: Any) -> list[BaseMessage]:
@@ -145,8 +164,8 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         config = ensure_config(config)
         messages = self._convert_input(input)
         handlers = config.get("callbacks") or ()
+        run_id = _on_start(self, messages, handlers, config, kwargs)
         if handlers and self._should_stream(async_api=False, handlers=handlers):
-            run_id = _run_id(config)
             chunks = [
                 _on_chunk(c, run_id, handlers, config) for c in self._stream(messages, **kwargs)
             ]
@@ -155,7 +174,7 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         else:
             message = self._generate(messages, **kwargs)
             if message.id is None:
-                message.id = f"{_run_id(config)}-0"  # chat_models.py:2081
+                message.id = f"{run_id}-0"  # chat_models.py:2081
         _on_end(message, handlers, config)
         return message
 
@@ -168,8 +187,8 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         config = ensure_config(config)
         messages = self._convert_input(input)
         handlers = config.get("callbacks") or ()
+        run_id = _on_start(self, messages, handlers, config, kwargs)
         if handlers and self._should_stream(async_api=True, handlers=handlers):
-            run_id = _run_id(config)
             chunks = [
                 _on_chunk(c, run_id, handlers, config)
                 async for c in self._astream(messages, **kwargs)
@@ -179,7 +198,7 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         else:
             message = await self._agenerate(messages, **kwargs)
             if message.id is None:
-                message.id = f"{_run_id(config)}-0"
+                message.id = f"{run_id}-0"
         _on_end(message, handlers, config)
         return message
 
@@ -196,7 +215,7 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         config = ensure_config(config)
         messages = self._convert_input(input)
         handlers = config.get("callbacks") or ()
-        run_id = _run_id(config)
+        run_id = _on_start(self, messages, handlers, config, kwargs)
         chunks: list[AIMessageChunk] = []
         for chunk in self._stream(messages, **kwargs):
             chunks.append(_on_chunk(chunk, run_id, handlers, config))
@@ -217,7 +236,7 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         config = ensure_config(config)
         messages = self._convert_input(input)
         handlers = config.get("callbacks") or ()
-        run_id = _run_id(config)
+        run_id = _on_start(self, messages, handlers, config, kwargs)
         chunks: list[AIMessageChunk] = []
         async for chunk in self._astream(messages, **kwargs):
             chunks.append(_on_chunk(chunk, run_id, handlers, config))
@@ -280,12 +299,48 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         return llm | RunnableLambda(parse)
 
 
-def _run_id(config: RunnableConfig) -> str:
-    """The id a reply without one gets, ``lc_run--<run id>`` (``chat_models.py:833``).
+def _on_start(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    handlers: Sequence[Any],
+    config: RunnableConfig,
+    kwargs: dict[str, Any],
+) -> str:
+    """Report the call to ``on_chat_model_start`` and return the run's reply id.
 
-    The run id is ``config["run_id"]`` if given, else a fresh uuid (upstream: a uuid7).
+    The run id is ``config["run_id"]`` if given, else a fresh uuid (upstream: a uuid7); a
+    reply without an id gets ``lc_run--<run id>`` (``chat_models.py:833``). Each handler with
+    the method gets upstream's arguments (``callbacks/manager.py:1458``): the model, the
+    messages as a batch of one, and the call's ``invocation_params`` (``_get_invocation_params``
+    with the bound kwargs, e.g. ``tools``). ``serialized`` is upstream's stand-in for a
+    class that cannot be serialized (``load/serializable.py:367``), without its ``repr``.
     """
-    return f"{LC_ID_PREFIX}-{config.pop('run_id', None) or uuid.uuid4()}"
+    run_uuid = config.pop("run_id", None) or uuid.uuid4()
+    starts = [h for h in handlers if hasattr(h, "on_chat_model_start")]
+    if starts:
+        cls = type(model)
+        serialized = {
+            "lc": 1,
+            "type": "not_implemented",
+            "id": [*cls.__module__.split("."), cls.__name__],
+            "name": cls.__name__,
+        }
+        stop = kwargs.get("stop")
+        params = model._get_invocation_params(**kwargs)
+        for handler in starts:
+            handler.on_chat_model_start(
+                serialized,
+                [messages],
+                run_id=run_uuid,
+                parent_run_id=None,
+                tags=config.get("tags"),
+                metadata=config.get("metadata"),
+                invocation_params=params,
+                options={"stop": stop, **kwargs},
+                name=config.get("run_name"),
+                batch_size=1,
+            )
+    return f"{LC_ID_PREFIX}-{run_uuid}"
 
 
 def _field_default(field: Any) -> Any:

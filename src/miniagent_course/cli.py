@@ -462,7 +462,7 @@ def mine(course: Course, args: argparse.Namespace) -> int:
     print(say("mine.title"))
     for exercise in course.exercises:
         if exercise.id in yours.functions:
-            names = ", ".join(r.partition(":")[2] for r in yours.functions[exercise.id])
+            names = ", ".join(yours.functions[exercise.id])
             print(say("mine.yours", day=exercise.id, names=names))
         elif exercise.id in yours.broken:
             print(say("mine.broken", day=exercise.id, why=yours.broken[exercise.id]))

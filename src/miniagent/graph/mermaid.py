@@ -245,7 +245,10 @@ def draw_mermaid(
             label = _node_label(node)
             text += "\t" + formats.get(key, formats["default"]).format(_to_safe_id(key), label)
             text += "\n"
-    for edge in edges:
+    # Upstream groups edges by the common prefix of their ends (graph_mermaid.py:197); a
+    # self-loop's prefix is its node's name, so self-loops come after the other edges.
+    loops = [edge for edge in edges if edge.source == edge.target]
+    for edge in [edge for edge in edges if edge.source != edge.target] + loops:
         if edge.data is None:
             arrow = " -.-> " if edge.conditional else " --> "
         else:

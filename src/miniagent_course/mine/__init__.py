@@ -40,7 +40,8 @@ SCENARIO_TIMEOUT = 10.0  # seconds for one scenario: your code may loop
 class Yours:
     """The functions of yours that go into the agent, day by day, and why others do not."""
 
-    functions: dict[str, dict[str, Callable[..., Any]]] = field(default_factory=dict)  # day ->
+    # day -> {graded name: (its reference, your function)}
+    functions: dict[str, dict[str, tuple[str, Callable[..., Any]]]] = field(default_factory=dict)
     not_started: list[str] = field(default_factory=list)  # days whose agent pieces are stubs
     broken: dict[str, str] = field(default_factory=dict)  # day -> why the file does not load
 
@@ -54,12 +55,15 @@ def _written(source: str, name: str, day: str) -> bool:
     return False
 
 
-def _installer(reference: str, name: str) -> Callable[[Any, Callable[..., Any]], None] | None:
-    """How a graded function goes into an agent; None if it is not a piece of the agent."""
-    module_name, _, attr = reference.partition(":")
-    if module_name.startswith("miniagent."):  # a module function the agent looks up by name
+def _installer(day: str, name: str) -> Callable[[Any, Callable[..., Any]], None] | None:
+    """How ``name`` of ``day`` goes into a built agent: ``install_<name>`` of the day's module in
+    ``grading/inner/`` (a function ``create_react_agent`` defines inside itself, or a reducer the
+    graph holds); None when the agent simply looks the function up by name in its module."""
+    try:
+        module = importlib.import_module(f"miniagent_course.grading.inner.{day}")
+    except ModuleNotFoundError:
         return None
-    return getattr(importlib.import_module(module_name), f"install_{attr}", None)
+    return getattr(module, f"install_{name}", None)
 
 
 def your_functions(course: Course) -> Yours:
@@ -69,7 +73,7 @@ def your_functions(course: Course) -> Yours:
         pieces = [
             f
             for f in exercise.functions
-            if f.reference.startswith("miniagent.") or _installer(f.reference, f.name)
+            if _installer(exercise.id, f.name) or f.reference.startswith("miniagent.")
         ]
         if not pieces:
             continue
@@ -84,14 +88,18 @@ def your_functions(course: Course) -> Yours:
         if not written:
             yours.not_started.append(exercise.id)
             continue
-        yours.functions[exercise.id] = {f.reference: impl.functions[f.name] for f in written}
+        yours.functions[exercise.id] = {
+            f.name: (f.reference, impl.functions[f.name]) for f in written
+        }
     return yours
 
 
 @contextlib.contextmanager
-def your_agent(functions: dict[str, dict[str, Callable[..., Any]]]) -> Iterator[Callable[..., Any]]:
+def your_agent(
+    functions: dict[str, dict[str, tuple[str, Callable[..., Any]]]],
+) -> Iterator[Callable[..., Any]]:
     """Inside: ``create_react_agent`` (also as ``miniagent.prebuilt.create_react_agent``) builds
-    agents made of ``functions`` ({day: {reference: your function}}); outside: miniagent's."""
+    agents made of ``functions`` (see :class:`Yours`); outside: miniagent's."""
     import miniagent.prebuilt as prebuilt
     from miniagent.prebuilt import chat_agent_executor
 
@@ -99,15 +107,15 @@ def your_agent(functions: dict[str, dict[str, Callable[..., Any]]]) -> Iterator[
     saved: list[tuple[Any, str, Any]] = []
     installs = []
     for day in sorted(functions, reverse=True):  # call_model (Day 08) reads what later days put in
-        for reference, function in functions[day].items():
-            installer = _installer(reference, "")
+        for name, (reference, function) in functions[day].items():
             module_name, _, attr = reference.partition(":")
-            if installer is None and module_name.startswith("miniagent."):
+            installer = _installer(day, name)
+            if installer is not None:
+                installs.append((installer, function))
+            else:  # a module function the agent looks up by name when it runs
                 module = importlib.import_module(module_name)
                 saved.append((module, attr, getattr(module, attr)))
                 setattr(module, attr, function)
-            else:
-                installs.append((_installer(reference, attr), function))
 
     def create_react_agent(*args: Any, **kwargs: Any) -> Any:
         agent = real(*args, **kwargs)
@@ -133,7 +141,7 @@ def _as_recorded(result: Any) -> Any:
     return json.loads(json.dumps(result))
 
 
-def _passes(name: str, functions: dict[str, dict[str, Callable[..., Any]]]) -> bool:
+def _passes(name: str, functions: dict[str, dict[str, tuple[str, Callable[..., Any]]]]) -> bool:
     from miniagent_course.sides import mini
 
     scenario, _ = SCENARIOS[name]

@@ -112,6 +112,7 @@ def _node_hook(ns, name, hook, log, update_for, is_async, can_jump_to):
         return update_for(hook, state)
 
     fn = async_hook if is_async else sync_hook
+    fn.__name__ = fn.__qualname__ = f"a{hook}" if is_async else hook  # as a method would be
     if can_jump_to and hook in can_jump_to:
         fn = ns.mw.hook_config(can_jump_to=can_jump_to[hook])(fn)
     return {f"a{hook}" if is_async else hook: fn}
@@ -130,7 +131,9 @@ def _wrap_hook(name, hook, log, is_async):
         log.append(f"{name}.a{hook}<")
         return result
 
-    return {f"a{hook}" if is_async else hook: async_wrap if is_async else sync_wrap}
+    fn = async_wrap if is_async else sync_wrap
+    fn.__name__ = fn.__qualname__ = f"a{hook}" if is_async else hook
+    return {fn.__name__: fn}
 
 
 def weather_tool(ns: SimpleNamespace) -> Any:

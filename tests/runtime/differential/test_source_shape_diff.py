@@ -10,6 +10,7 @@ unless ``EXPECTED_DIFFERENCES`` names the upstream feature the miniature leaves 
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 import warnings
@@ -45,6 +46,21 @@ EXPECTED_DIFFERENCES = {
         )
         for name in ("_execute_tool_sync", "_execute_tool_async", "_run_one", "_arun_one")
     },
+    "miniagent.agents.factory:create_agent": (
+        "no LangSmith tracing (no traceable around the wrap hooks, no trace_policy on hook "
+        "nodes), no stream transformers and no node cache (no cache=/transformers= arguments), "
+        "no init_chat_model behind '<provider>:<model>' strings (_init_chat_model); its setup "
+        "and wiring sit in helpers made of upstream's statements "
+        "(test_factory_helper_is_made_of_upstream_statements)"
+    ),
+    "miniagent.agents.factory:_is_openai_compatible_model": (
+        "no langchain-openai: the OpenAI-compatible chat model is looked up in "
+        "miniagent.chat_models.base"
+    ),
+    "miniagent.agents.factory:_supports_provider_strategy": (
+        "no model profiles (langchain-core's BaseChatModel.profile): only the model-name "
+        "fallback list applies"
+    ),
     "miniagent.graph.pregel:PregelLoop.tick": (
         "no checkpoint saved at each step (_prepare_tasks_and_emit_checkpoint), no replay of "
         "pending writes, no drain control, no debug 'tasks' stream; an interrupted run resumes "
@@ -197,3 +213,34 @@ def test_the_comparison_sees_a_one_character_change_and_ignores_docstrings(tmp_p
     reworded = source.replace(docstring, "Not enough steps left", 1)
     reworded = reworded.replace(signature, "(state: dict, response: object) -> None:", 1)
     assert shapes.same(shape_of(reworded, "reworded.py"), shapes.shape(real[name]))
+
+
+# factory.py helpers that hold a stretch of upstream's create_agent: every statement but the
+# closing ``return`` is a statement of langchain/agents/factory.py. (The other helpers --
+# _init_chat_model, _middleware_with, _setup_*_call_*, _add_middleware_nodes, _add_agent_edges
+# -- regroup or omit tracing; the differential tests cover what they do.)
+STATEMENT_HELPERS = (
+    "_setup_response_format",
+    "_setup_tool_node",
+    "_loop_anchors",
+    "_add_loop_edges",
+    "_add_before_edges",
+    "_add_after_edges",
+)
+
+
+@pytest.mark.parametrize("name", STATEMENT_HELPERS)
+def test_factory_helper_is_made_of_upstream_statements(name):
+    assert name in shapes.FACTORY_HELPERS
+    module = "miniagent.agents.factory"
+    body = shapes.shape(shapes.functions(shapes.mini_path(module))[name]).body
+    if isinstance(body[-1], ast.Return):
+        body = body[:-1]
+    fragment = shapes.Fragment(
+        spec=f"src/miniagent/agents/factory.py:{name}",
+        page="factory helper",
+        statements=tuple(body),
+    )
+    assert len(body) >= 2
+    problem = shapes.compare_fragment(fragment)
+    assert problem is None, problem
