@@ -5,6 +5,12 @@ needs the first one's result), then a final answer. The demo streams the agent's
 prints them round by round: what the model said, which tools it called, what each tool
 returned, and the final answer. No network, no API key: ``ScriptedChatModel`` plays the model.
 
+A real model plays it only when you name one: ``MINIAGENT_MODEL=openai:<model>`` (resolved by
+``miniagent.chat_models.init_chat_model``; set ``OPENAI_BASE_URL`` for Ollama, vLLM & co.). An
+exported ``OPENAI_API_KEY`` alone changes nothing. The course tooling has the same switch
+(``course_model``); this module may not import the course tooling, so ``main`` reads the
+variable itself.
+
 All wording is in ``TEXT`` below (``MINIAGENT_LANG=zh`` picks a translation once one is added;
 missing keys fall back to English).
 """
@@ -54,8 +60,8 @@ def t(key: str, **kwargs: Any) -> str:
     return text.format(**kwargs) if kwargs else text
 
 
-def build_agent() -> Any:
-    """The agent: two tools and a model that follows a three-reply script."""
+def build_agent(model: Any = None) -> Any:
+    """The agent: two tools and ``model``, by default one that follows a three-reply script."""
     from miniagent.messages import AIMessage
     from miniagent.prebuilt import create_react_agent
     from miniagent.testing import ScriptedChatModel
@@ -68,7 +74,7 @@ def build_agent() -> Any:
         return t("forecast")
 
     find_city.__doc__, check_weather.__doc__ = t("find_city_doc"), t("check_weather_doc")
-    model = ScriptedChatModel(
+    model = model or ScriptedChatModel(
         [
             AIMessage(
                 t("say_1"),
@@ -100,9 +106,9 @@ def _format_call(call: dict[str, Any]) -> str:
     return f"{call['name']}({args})  [id {call['id']}]"
 
 
-def render() -> str:
+def render(model: Any = None) -> str:
     """The whole trace as one string (``main`` prints it)."""
-    agent, model = build_agent()
+    agent, model = build_agent(model)
     out = [t("title"), "=" * len(t("title")), ""]
     out += textwrap.wrap(f"{t('question_label')}: {t('question')}", WIDTH)
     nodes: list[str] = []
@@ -112,10 +118,11 @@ def render() -> str:
         if mode == "values":
             state = chunk
             continue
+        seen = len(state.get("messages", ()))  # the state before this step: what the model saw
         for node, update in chunk.items():
             nodes.append(node)
             for message in update["messages"]:
-                out += _describe(node, message, model, rounds=nodes.count("agent"))
+                out += _describe(node, message, seen, rounds=nodes.count("agent"))
     final = state["messages"][-1].content
     out += ["", f"{t('final')}:"] + _line(final, indent=2)
     types = ", ".join(m.type for m in state["messages"])
@@ -124,12 +131,12 @@ def render() -> str:
     return "\n".join(out)
 
 
-def _describe(node: str, message: Any, model: Any, rounds: int) -> list[str]:
+def _describe(node: str, message: Any, seen: int, rounds: int) -> list[str]:
     """The lines for one message: a model turn opens a new round, a tool result belongs to it."""
     if node != "agent":
         return _line(t("tool_result", name=message.name, content=message.content))
     lines = ["", t("round", n=rounds)]
-    lines += _line(t("model_sees", n=len(model.calls[rounds - 1]["messages"])))
+    lines += _line(t("model_sees", n=seen))
     lines += _line(t("model_said", text=message.content) if message.content else t("model_silent"))
     for call in message.tool_calls:
         lines += _line(t("tool_call", call=_format_call(call)))
@@ -144,7 +151,13 @@ def _collapse(nodes: list[str]) -> list[str]:
 
 
 def main() -> None:
-    sys.stdout.write(render() + "\n")
+    name = os.environ.get("MINIAGENT_MODEL", "").strip()  # only a named model is real
+    model = None
+    if name:
+        from miniagent.chat_models import init_chat_model
+
+        model = init_chat_model(name)
+    sys.stdout.write(render(model) + "\n")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,7 @@ Upstream's ``create_agent`` is one long function. Here its inner functions (the 
 and its helpers) stay inside it, under upstream's names; its straight-line setup and wiring
 are cut into helpers named after what they set up (``_setup_*``, ``_add_*``), each made of
 upstream's statements. Left out: LangSmith tracing of the wrap hooks (``traceable``,
-``trace_policy``), stream ``transformers``, the node ``cache``, model profiles, and
-``init_chat_model`` (see ``_init_chat_model``).
+``trace_policy``), stream ``transformers``, the node ``cache`` and model profiles.
 """
 
 from __future__ import annotations
@@ -142,13 +141,11 @@ _NODE_HOOKS = ("before_agent", "before_model", "after_model", "after_agent")
 
 
 def _init_chat_model(model: str) -> BaseChatModel:
-    """``"provider:model"`` -> a chat model (upstream: ``langchain.chat_models.init_chat_model``,
-    factory.py:1051). The one place a model string is resolved."""
-    msg = (
-        f"miniagent cannot resolve the model string {model!r} yet: "
-        "pass a chat model instance (e.g. miniagent.testing.ScriptedChatModel)."
-    )
-    raise NotImplementedError(msg)
+    """``"provider:model"`` -> a chat model: ``init_chat_model`` (factory.py:1051), imported
+    on first use so the OpenAI-compatible model is loaded only when a string names it."""
+    from miniagent.chat_models import init_chat_model
+
+    return init_chat_model(model)
 
 
 # --8<-- [start:normalize_to_model_response]
@@ -517,10 +514,10 @@ def _supports_provider_strategy(
 
 
 def _is_openai_compatible_model(model: BaseChatModel) -> bool:
-    """Is the model the miniature's OpenAI-compatible chat model? Then a provider strategy
-    also binds ``strict=True`` (factory.py:629; upstream checks langchain-openai's class)."""
+    """Is the model an OpenAI-compatible chat model (``miniagent.openai``)? Then a provider
+    strategy also binds ``strict=True`` (factory.py:629; upstream checks langchain-openai's)."""
     try:
-        base_chat_openai = importlib.import_module("miniagent.chat_models.base")
+        base_chat_openai = importlib.import_module("miniagent.openai.chat_models.base")
     except ImportError:
         return False
     return isinstance(model, base_chat_openai.BaseChatOpenAI)

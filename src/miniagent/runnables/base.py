@@ -23,6 +23,8 @@ from typing import (
     TypeVar,
 )
 
+from typing_extensions import override
+
 from miniagent.runnables.config import (
     RunnableConfig,
     _child_config,
@@ -44,6 +46,7 @@ __all__ = [
 ]
 
 Input = TypeVar("Input")
+_RUNNABLE_SEQUENCE_MIN_STEPS = 2  # base.py:3091
 Output = TypeVar("Output")
 
 
@@ -139,6 +142,7 @@ class Runnable(ABC, Generic[Input, Output]):
         configs = get_config_list(config, len(inputs))
         return list(await asyncio.gather(*map(ainvoke, inputs, configs)))
 
+    # --8<-- [start:runnable_or]
     def __or__(self, other: Any) -> RunnableSequence:
         """``self | other``: a sequence; ``other`` may be a callable or a dict (base.py:712)."""
         return RunnableSequence(self, coerce_to_runnable(other))
@@ -146,6 +150,8 @@ class Runnable(ABC, Generic[Input, Output]):
     def __ror__(self, other: Any) -> RunnableSequence:
         """``other | self`` when ``other`` is a plain callable or dict (base.py:761)."""
         return RunnableSequence(coerce_to_runnable(other), self)
+
+    # --8<-- [end:runnable_or]
 
     def pipe(self, *others: Any, name: str | None = None) -> RunnableSequence:
         """``RunnableSequence(self, *others, name=name)`` (base.py:788)."""
@@ -167,6 +173,7 @@ class RunnableSequence(Runnable[Input, Output]):
     Mirrors langchain_core/runnables/base.py:3094.
     """
 
+    # --8<-- [start:runnable_sequence_init]
     def __init__(
         self,
         *steps: Any,
@@ -175,21 +182,31 @@ class RunnableSequence(Runnable[Input, Output]):
         middle: list[Runnable] | None = None,
         last: Runnable | None = None,
     ) -> None:
-        """Flatten nested sequences and coerce callables/dicts into steps (base.py:3188)."""
+        """Flatten nested sequences and coerce callables/dicts into steps (base.py:3188).
+
+        Upstream passes first, middle, last and name to its pydantic base class; the miniature
+        has none, so they are set as attributes.
+        """
         steps_flat: list[Runnable] = []
         if not steps and first is not None and last is not None:
-            steps_flat = [first, *(middle or []), last]
+            steps_flat = [first] + (middle or []) + [last]
         for step in steps:
             if isinstance(step, RunnableSequence):
-                steps_flat.extend(step.steps)  # (a | b) | c has three steps, not two
+                steps_flat.extend(step.steps)  # a | (b | c) has three steps, not two
             else:
                 steps_flat.append(coerce_to_runnable(step))
-        if len(steps_flat) < 2:
-            raise ValueError(f"RunnableSequence must have at least 2 steps, got {len(steps_flat)}")
+        if len(steps_flat) < _RUNNABLE_SEQUENCE_MIN_STEPS:
+            msg = (
+                f"RunnableSequence must have at least {_RUNNABLE_SEQUENCE_MIN_STEPS} "
+                f"steps, got {len(steps_flat)}"
+            )
+            raise ValueError(msg)
         self.first = steps_flat[0]
-        self.middle = steps_flat[1:-1]
+        self.middle = list(steps_flat[1:-1])
         self.last = steps_flat[-1]
         self.name = name
+
+    # --8<-- [end:runnable_sequence_init]
 
     @property
     def steps(self) -> list[Runnable]:
@@ -525,11 +542,21 @@ class RunnableBinding(Runnable[Input, Output]):
         ):
             yield chunk
 
+    # --8<-- [start:runnable_binding_bind]
+    @override
     def bind(self, **kwargs: Any) -> RunnableBinding:
-        """A new binding over the SAME ``bound`` with merged kwargs (base.py:6418)."""
+        """A new binding over the SAME ``bound`` with merged kwargs (base.py:6418).
+
+        Upstream also carries ``config_factories`` and the custom input/output types over; the
+        miniature has neither.
+        """
         return self.__class__(
-            bound=self.bound, kwargs={**self.kwargs, **kwargs}, config=self.config
+            bound=self.bound,
+            config=self.config,
+            kwargs={**self.kwargs, **kwargs},
         )
+
+    # --8<-- [end:runnable_binding_bind]
 
     def with_config(self, config: RunnableConfig | None = None, **kwargs: Any) -> RunnableBinding:
         """A new binding over the same ``bound`` with merged config (base.py:6439)."""
@@ -550,10 +577,12 @@ class RunnableBinding(Runnable[Input, Output]):
         return getattr(self.bound, name)
 
 
+# --8<-- [start:coerce_to_runnable]
 def coerce_to_runnable(thing: Any) -> Runnable:
     """A Runnable as is, a callable as ``RunnableLambda``, a dict as ``RunnableParallel``.
 
-    Mirrors langchain_core/runnables/base.py:6627.
+    Mirrors langchain_core/runnables/base.py:6627. Upstream first turns a generator function into
+    a ``RunnableGenerator``; the miniature has none.
     """
     if isinstance(thing, Runnable):
         return thing
@@ -561,9 +590,11 @@ def coerce_to_runnable(thing: Any) -> Runnable:
         return RunnableLambda(thing)
     if isinstance(thing, dict):
         return RunnableParallel(thing)
-    raise TypeError(
-        f"Expected a Runnable, callable or dict.Instead got an unsupported type: {type(thing)}"
-    )
+    msg = f"Expected a Runnable, callable or dict.Instead got an unsupported type: {type(thing)}"
+    raise TypeError(msg)
+
+
+# --8<-- [end:coerce_to_runnable]
 
 
 def is_async_callable(func: Any) -> bool:

@@ -26,6 +26,7 @@ FILTERED_ARGS = ("run_manager", "callbacks")
 """Parameters never shown to the model (tools/base.py:75): langchain's callback plumbing."""
 
 
+# --8<-- [start:parse_google_docstring]
 def _parse_google_docstring(
     docstring: str | None, args: list[str], *, error_on_invalid_docstring: bool = False
 ) -> tuple[str, dict[str, str]]:
@@ -82,6 +83,9 @@ def _parse_google_docstring(
     return description, arg_descriptions
 
 
+# --8<-- [end:parse_google_docstring]
+
+
 def _get_annotation_description(arg_type: Any) -> str | None:
     """The description in ``Annotated[T, "text"]`` or ``Annotated[T, Field(description=...)]``.
 
@@ -96,6 +100,7 @@ def _get_annotation_description(arg_type: Any) -> str | None:
     return None
 
 
+# --8<-- [start:infer_arg_descriptions]
 def _infer_arg_descriptions(
     fn: Callable[..., Any],
     *,
@@ -124,6 +129,9 @@ def _infer_arg_descriptions(
         if arg not in arg_descriptions and (desc := _get_annotation_description(arg_type)):
             arg_descriptions[arg] = desc
     return description, arg_descriptions
+
+
+# --8<-- [end:infer_arg_descriptions]
 
 
 def _create_subset_model(

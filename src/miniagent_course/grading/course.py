@@ -229,16 +229,25 @@ class Implementation:
         ``monkeypatch`` is pytest's fixture: everything is restored when the test ends.
         """
         for function in self.exercise.functions:
-            module, _, attr = function.reference.partition(":")
-            monkeypatch.setattr(
-                importlib.import_module(module), attr, self.functions[function.name]
-            )
+            owner, attr = reference_owner(function.reference)
+            monkeypatch.setattr(owner, attr, self.functions[function.name])
 
 
 def import_target(target: str) -> Any:
-    """``"package.module:name"`` -> the object."""
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    """``"package.module:name"`` -> the object; ``"package.module:Class.method"`` -> the method."""
+    owner, attr = reference_owner(target)
+    return getattr(owner, attr)
+
+
+def reference_owner(target: str) -> tuple[Any, str]:
+    """Where ``target`` lives and its last name: ``(module, "name")``, or for a method
+    (``"miniagent.runnables.base:RunnableBinding.bind"``, Day 04) ``(the class, "bind")``."""
+    module, _, qualname = target.partition(":")
+    *path, attr = qualname.split(".")
+    owner: Any = importlib.import_module(module)
+    for name in path:
+        owner = getattr(owner, name)
+    return owner, attr
 
 
 def load_module(path: Path, display: str, module_name: str) -> types.ModuleType:

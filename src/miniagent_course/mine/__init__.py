@@ -28,6 +28,7 @@ from miniagent_course.grading.course import (
     _body_without_docstring,
     _is_todo_raise,
     load_implementation,
+    reference_owner,
 )
 from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
 from miniagent_course.mine.scenarios import SCENARIOS
@@ -108,14 +109,13 @@ def your_agent(
     installs = []
     for day in sorted(functions, reverse=True):  # call_model (Day 08) reads what later days put in
         for name, (reference, function) in functions[day].items():
-            module_name, _, attr = reference.partition(":")
             installer = _installer(day, name)
             if installer is not None:
                 installs.append((installer, function))
-            else:  # a module function the agent looks up by name when it runs
-                module = importlib.import_module(module_name)
-                saved.append((module, attr, getattr(module, attr)))
-                setattr(module, attr, function)
+            else:  # a module function (or a method, Day 04) the agent looks up when it runs
+                owner, attr = reference_owner(reference)
+                saved.append((owner, attr, getattr(owner, attr)))
+                setattr(owner, attr, function)
 
     def create_react_agent(*args: Any, **kwargs: Any) -> Any:
         agent = real(*args, **kwargs)

@@ -13,7 +13,7 @@ revisit (``miniagent mine`` narrows them down by putting the reference back one 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from miniagent.testing import message_trace
 
@@ -185,27 +185,89 @@ def dynamic_model_with_prompt(lib: Any) -> Any:
     return _run(lib.create_react_agent(choose, [], prompt="Be brief."), _hi())
 
 
+def docstring_tools(lib: Any) -> Any:
+    """What the model is told about two tools (Day 02's functions write the words), then a run."""
+
+    @lib.tool(parse_docstring=True)
+    def forecast(city: str, days: int = 3) -> str:
+        """Get a forecast.
+
+        Returns:
+            The forecast.
+
+        Args:
+            city (str): The city name,
+                as the user wrote it.
+            days: Number of days.
+        """
+        return f"{days} days of sun in {city}"
+
+    def shout(text: Annotated[str, "What to shout."]) -> str:
+        """Shout a text."""
+        return text.upper()
+
+    calls = [_call("forecast", 1, city="Paris"), _call("shout", 2, text="hi")]
+    model = lib.ScriptedChatModel([lib.AIMessage("", tool_calls=calls), lib.AIMessage("Done.")])
+    trace = _run(lib.create_react_agent(model, [forecast, shout]), _hi("Weather in Paris?"))
+    return {"bound": model.calls[0]["kwargs"]["tools"], "messages": trace}
+
+
+def a_reply_reuses_an_id(lib: Any) -> Any:
+    """The model answers with the id of its earlier reply: add_messages replaces that one."""
+    replies = [
+        lib.AIMessage("", id="reply", tool_calls=[_call("add", a=2, b=3)]),
+        lib.AIMessage("2 + 3 = 5", id="reply"),
+    ]
+    agent = lib.create_react_agent(lib.ScriptedChatModel(replies), [_tools(lib)["add"]])
+    return _run(agent, _hi())
+
+
+def a_thread_rewritten_with_remove_all(lib: Any) -> Any:
+    """A saved thread, then a turn that starts with RemoveMessage(id=REMOVE_ALL_MESSAGES)."""
+    replies = [
+        lib.AIMessage("", tool_calls=[_call("add", a=2, b=3)]),
+        lib.AIMessage("2 + 3 = 5"),
+        lib.AIMessage("hello again"),
+    ]
+    agent = lib.create_react_agent(
+        lib.ScriptedChatModel(replies), [_tools(lib)["add"]], checkpointer=lib.InMemorySaver()
+    )
+    config = {"configurable": {"thread_id": "rewritten"}}
+    agent.invoke(_hi(), config)
+    clear = lib.RemoveMessage(id=lib.REMOVE_ALL_MESSAGES)
+    return _run(agent, {"messages": [clear, ("user", "start over")]}, config)
+
+
 # name -> (the function, the days whose functions it exercises)
 SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
-    "one tool round": (one_tool_round, ("day00", "day07", "day08", "day09")),
-    "two parallel tool calls": (two_parallel_calls, ("day07", "day08")),
-    "a tool error is fed back": (tool_error_fed_back, ("day07", "day08")),
-    "a str prompt": (str_prompt, ("day05", "day08")),
-    "a SystemMessage prompt": (system_message_prompt, ("day05",)),
-    "a function prompt": (function_prompt, ("day00", "day05")),
+    "one tool round": (one_tool_round, ("day00", "day01", "day07", "day08", "day09")),
+    "two parallel tool calls": (two_parallel_calls, ("day01", "day07", "day08")),
+    "a tool error is fed back": (tool_error_fed_back, ("day01", "day07", "day08")),
+    "a str prompt": (str_prompt, ("day01", "day04", "day05", "day08")),
+    "a SystemMessage prompt": (system_message_prompt, ("day01", "day05")),
+    "a function prompt": (function_prompt, ("day00", "day01", "day05")),
     "a prompt of the wrong type": (bad_prompt, ("day05",)),
-    "a pydantic state": (pydantic_state, ("day00", "day07", "day09")),
-    "a pre-bound model is kept": (prebound_model_is_kept, ("day06",)),
+    "a pydantic state": (pydantic_state, ("day00", "day01", "day07", "day09")),
+    "a pre-bound model is kept": (prebound_model_is_kept, ("day01", "day04", "day06")),
     "a pre-bound model missing a tool": (prebound_model_missing_a_tool, ("day06",)),
-    "an unanswered tool call in the history": (unanswered_tool_call_in_history, ("day07",)),
-    "an empty history": (empty_history, ("day00", "day07", "day08")),
-    "an empty history, pydantic state": (empty_history_pydantic, ("day00", "day07", "day08")),
-    "a named agent": (named_agent, ("day08",)),
-    "endless tool calls, recursion_limit 2": (endless_tool_calls(2), ("day08", "day09")),
-    "endless tool calls, recursion_limit 3": (endless_tool_calls(3), ("day08", "day09")),
-    "endless tool calls, recursion_limit 4": (endless_tool_calls(4), ("day08", "day09")),
-    "a return_direct tool ends the run": (return_direct_ends_the_run, ("day09",)),
-    "return_direct at recursion_limit 2": (return_direct_near_the_limit, ("day09",)),
-    "a dynamic model": (dynamic_model, ("day10",)),
-    "a dynamic model with a prompt": (dynamic_model_with_prompt, ("day05", "day10")),
+    "an unanswered tool call in the history": (unanswered_tool_call_in_history, ("day01", "day07")),
+    "an empty history": (empty_history, ("day00", "day01", "day07", "day08")),
+    "an empty history, pydantic state": (
+        empty_history_pydantic,
+        ("day00", "day01", "day07", "day08"),
+    ),
+    "a named agent": (named_agent, ("day01", "day08")),
+    "endless tool calls, recursion_limit 2": (endless_tool_calls(2), ("day01", "day08", "day09")),
+    "endless tool calls, recursion_limit 3": (endless_tool_calls(3), ("day01", "day08", "day09")),
+    "endless tool calls, recursion_limit 4": (endless_tool_calls(4), ("day01", "day08", "day09")),
+    "a return_direct tool ends the run": (return_direct_ends_the_run, ("day01", "day09")),
+    "return_direct at recursion_limit 2": (return_direct_near_the_limit, ("day01", "day09")),
+    "a dynamic model": (dynamic_model, ("day01", "day10")),
+    "a dynamic model with a prompt": (dynamic_model_with_prompt, ("day01", "day05", "day10")),
+    "a reply that reuses an id": (a_reply_reuses_an_id, ("day01",)),
+    "a thread rewritten with REMOVE_ALL_MESSAGES": (
+        a_thread_rewritten_with_remove_all,
+        ("day01", "day07"),
+    ),
+    "tools from docstrings, bound and run": (docstring_tools, ("day01", "day02", "day07", "day08")),
 }

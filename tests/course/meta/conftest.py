@@ -120,6 +120,8 @@ def solved_source(exercise: Exercise, stub: str) -> str:
         node = defs[function.name]
         reference = import_target(function.reference)
         source = textwrap.dedent(inspect.getsource(reference)).rstrip("\n") + "\n"
+        if reference.__name__ != function.name:  # a method graded under its own name (Day 04)
+            source = source.replace(f"def {reference.__name__}(", f"def {function.name}(", 1)
         module = sys.modules[reference.__module__]
         for name in _free_names(source) - known:
             if name in vars(module):

@@ -4,18 +4,25 @@ and an agent assembled from the reference solutions passes them too; a wrong day
 from __future__ import annotations
 
 import contextlib
+import json
 import subprocess
 import sys
 
 import pytest
 
 from miniagent_course.grading.course import pristine_stub
-from miniagent_course.mine import check, record, recorded
+from miniagent_course.grading.inner.day03 import LOOP_SCRIPTS
+from miniagent_course.mine import check, loop, record, recorded
+from miniagent_course.mine.loop import check_loop
 from miniagent_course.mine.scenarios import SCENARIOS
 from miniagent_course.sides import mini
 
 from .conftest import solved_source
 
+FIRST_CALL_ONLY = (
+    "for call in response.tool_calls:",
+    "for call in response.tool_calls[:1]:",
+)
 OR_DEFAULT = (
     "return state.get(key, default) if isinstance(state, dict) else getattr(state, key, default)",
     "return (state.get(key) if isinstance(state, dict) else getattr(state, key, None)) or default",
@@ -58,7 +65,8 @@ def _solved(course, **edits):
 def test_an_agent_of_reference_solutions_passes_every_scenario(workspace):
     with _solved(workspace):
         report = check(workspace)
-    assert set(report.yours.functions) == {e.id for e in workspace.exercises}
+    assert report.yours.not_started == [] and report.yours.broken == {}
+    assert "day03" not in report.yours.functions  # the loop replaces the graph: checked apart
     assert report.failed == {} and len(report.passed) == len(SCENARIOS)
 
 
@@ -72,6 +80,17 @@ def test_a_stub_day_runs_on_miniagents_function_and_a_wrong_day_is_named(workspa
     with _solved(workspace, day00=OR_DEFAULT):
         wrong = check(workspace)
     assert wrong.failed and all(days == ["day00"] for days in wrong.failed.values())
+
+
+APPEND_ON_KNOWN_ID = ("merged[existing_idx] = m", "merged.append(m)")
+
+
+def test_your_add_messages_is_the_agents_reducer_and_a_wrong_one_is_named(workspace):
+    with _solved(workspace, day01=APPEND_ON_KNOWN_ID):
+        wrong = check(workspace)
+    assert list(wrong.yours.functions["day01"]) == ["add_messages"]  # predictions are not a piece
+    assert "a reply that reuses an id" in wrong.failed
+    assert all(days == ["day01"] for days in wrong.failed.values())
 
 
 def test_the_command_prints_whose_functions_the_demo_and_the_score(workspace):
@@ -88,3 +107,27 @@ def test_the_command_prints_whose_functions_the_demo_and_the_score(workspace):
     assert "The path through the graph" in done.stdout  # the demo ran on the learner's agent
     assert f"of {len(SCENARIOS)} scenarios behave exactly as upstream's" in done.stdout
     assert "revisit day00" in done.stdout
+    n = len(LOOP_SCRIPTS)  # after the K of N line: the learner's Day 03 loop, on its own scripts
+    assert f"your loop (day03): {n} of {n} scripts end as create_react_agent does" in done.stdout
+
+
+@pytest.mark.parametrize("name", LOOP_SCRIPTS)
+def test_the_reference_loop_ends_each_script_as_recorded(name):
+    from miniagent_course.grading.inner.day03 import loop_run
+
+    assert json.loads(json.dumps(loop_run(mini(), name))) == loop.recorded()[name]
+
+
+def test_your_loop_is_checked_apart_and_a_wrong_one_is_caught(workspace):
+    stub = check_loop(workspace)
+    assert (stub.day, stub.state, stub.total) == ("day03", "not_started", 0)
+    with _solved(workspace):
+        solved = check_loop(workspace)
+    assert solved.state == "yours" and solved.failed == []
+    assert solved.passed == LOOP_SCRIPTS
+    with _solved(workspace, day03=FIRST_CALL_ONLY):
+        wrong = check_loop(workspace)
+    assert wrong.state == "yours" and wrong.failed == [
+        "parallel_calls",
+        "raises_beside_a_good_call",
+    ]

@@ -39,8 +39,7 @@ def side(which: str) -> SimpleNamespace:
             Command=Command,
         )
     import langchain_core.messages as messages
-    from langchain.agents import create_agent
-    from langchain.agents import middleware, structured_output
+    from langchain.agents import create_agent, middleware, structured_output
     from langchain.agents.middleware import AgentState
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.tools import tool

@@ -51,6 +51,7 @@ MODULES = {
     "miniagent.errors": "langgraph.errors",
     "miniagent.runtime": "langgraph.runtime",
     "miniagent.constants": "langgraph.constants",
+    "miniagent.runnables.base": "langchain_core.runnables.base",
     "miniagent.agents.factory": "langchain.agents.factory",
     "miniagent.agents.middleware.types": "langchain.agents.middleware.types",
     "miniagent.agents.structured_output": "langchain.agents.structured_output",

@@ -29,7 +29,9 @@ from langchain_core.utils.json import parse_partial_json as lc_parse_partial_jso
 
 import miniagent.graph.message as mini_graph_message  # noqa: E402
 import miniagent.messages as mini_messages  # noqa: E402
+import miniagent_course.sides as sides  # noqa: E402
 from miniagent.messages.utils import _convert_to_message as mini_convert  # noqa: E402
+from miniagent_course.grading.inner import day01  # noqa: E402
 
 NAMES = [
     "AIMessage",
@@ -352,33 +354,9 @@ def test_add_messages_partial_is_a_partial_of_add_messages():
         assert ns.add_messages.__name__ == "_add_messages"
 
 
-# Random sequences of updates, with the result of each merge fed back in as `left`.
-
-IDS = st.sampled_from(["a", "b", "c", None])
-MESSAGE_SPEC = st.one_of(
-    st.tuples(
-        st.sampled_from(["human", "ai", "chunk", "dict", "tool"]), st.sampled_from("xy"), IDS
-    ),
-    st.tuples(st.just("remove"), st.sampled_from(["a", "b", "c", "__remove_all__"])),
-    st.tuples(st.just("tuple"), st.sampled_from("xy")),
-)
-
-
-def _build(M: SimpleNamespace, spec: tuple) -> Any:
-    kind = spec[0]
-    if kind == "human":
-        return M.HumanMessage(spec[1], id=spec[2])
-    if kind == "ai":
-        return M.AIMessage(spec[1], id=spec[2], tool_calls=[{"name": "f", "args": {}, "id": "t"}])
-    if kind == "chunk":
-        return M.AIMessageChunk(spec[1], id=spec[2])
-    if kind == "tool":
-        return M.ToolMessage(spec[1], id=spec[2], tool_call_id="t")
-    if kind == "dict":
-        return {"role": "user", "content": spec[1], "id": spec[2]}
-    if kind == "remove":
-        return M.RemoveMessage(id=spec[1])
-    return ("ai", spec[1])
+# Random sequences of updates, with the result of each merge fed back in as `left`: the
+# generator Day 01's graders use (miniagent_course.grading.inner.day01), so the histories a
+# learner's add_messages is graded on are proven here to be upstream's results too.
 
 
 def _run(M: SimpleNamespace, updates: list[list[tuple]]) -> list[tuple]:
@@ -388,7 +366,7 @@ def _run(M: SimpleNamespace, updates: list[list[tuple]]) -> list[tuple]:
         history = M.add_messages([], [])
         for update in updates:
             try:
-                history = M.add_messages(history, [_build(M, s) for s in update])
+                history = M.add_messages(history, [day01.build(M, s) for s in update])
                 trace.append(("ok", repr(history)))
             except ValueError as e:
                 trace.append(("error", str(e)))
@@ -396,9 +374,26 @@ def _run(M: SimpleNamespace, updates: list[list[tuple]]) -> list[tuple]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.lists(MESSAGE_SPEC, max_size=4), max_size=8))
+@given(day01.updates())
 def test_add_messages_random_sequences(updates: list[list[tuple]]):
     assert _run(MINI, updates) == _run(UP, updates)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(day01.updates())
+def test_day01_grader_histories_are_upstreams(updates: list[list[tuple]]):
+    """The graders' own replay (real uuid4s, normalised), on miniagent's reference and upstream's."""
+    mini_side, up_side = sides.mini(), sides.upstream()
+    expected = day01.replay(up_side, up_side.add_messages, updates)
+    assert day01.replay(mini_side, day01.add_messages, updates) == expected
+
+
+@pytest.mark.parametrize("case", list(day01.pairs(sides.mini())))
+def test_day01_prediction_table_is_upstreams(case: str):
+    """Day 01's part 2 is graded on miniagent's runs; each pair gives upstream's result."""
+    mini_side, up_side = sides.mini(), sides.upstream()
+    upstream = day01.what_it_returns(up_side, *day01.pairs(up_side)[case])
+    assert day01.what_it_returns(mini_side, *day01.pairs(mini_side)[case]) == upstream
 
 
 # --- chunks, partial JSON, merge helpers ------------------------------------------------------

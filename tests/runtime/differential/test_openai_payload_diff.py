@@ -118,9 +118,17 @@ def content_lists(ns: SimpleNamespace) -> list[Any]:
                 {"type": "image", "url": "https://x/img.png", "extras": {"detail": "high"}},
                 {"type": "image", "base64": "AAAA", "mime_type": "image/png"},
                 {"type": "image_url", "image_url": {"url": "https://x/raw.png"}},
-                {"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "R0"}},
+                {
+                    "type": "image",
+                    "source": {"type": "base64", "media_type": "image/gif", "data": "R0"},
+                },
                 {"type": "image", "source": {"type": "url", "url": "https://x/a.png"}},
-                {"type": "file", "base64": "JVBE", "mime_type": "application/pdf", "filename": "a.pdf"},
+                {
+                    "type": "file",
+                    "base64": "JVBE",
+                    "mime_type": "application/pdf",
+                    "filename": "a.pdf",
+                },
                 {"type": "audio", "base64": "UklG", "mime_type": "audio/wav"},
                 {"type": "thinking", "thinking": "hmm"},
                 {"type": "tool_use", "id": "x", "name": "n", "input": {}},
@@ -138,9 +146,10 @@ def content_lists(ns: SimpleNamespace) -> list[Any]:
             tool_calls=[{"name": "ping", "args": {}, "id": "call_9"}],
         ),
         m.ToolMessage("pong", tool_call_id="call_9"),
-        m.AIMessage([{"type": "reasoning", "reasoning": "r"}], tool_calls=[
-            {"name": "ping", "args": {}, "id": "call_10"}
-        ]),
+        m.AIMessage(
+            [{"type": "reasoning", "reasoning": "r"}],
+            tool_calls=[{"name": "ping", "args": {}, "id": "call_10"}],
+        ),
         m.ToolMessage("pong", tool_call_id="call_10"),
     ]
 
@@ -227,7 +236,9 @@ CALL_KWARGS = {
 }
 
 
-def payload(ns: SimpleNamespace, messages: str, tools: str, binding: dict, settings: str, call: str):
+def payload(
+    ns: SimpleNamespace, messages: str, tools: str, binding: dict, settings: str, call: str
+):
     model = ns.ChatOpenAI(api_key="sk-test", **SETTINGS[settings])
     bound: dict[str, Any] = {}
     tool_list = TOOL_SETS[tools](ns)
@@ -284,7 +295,9 @@ def test_payload_errors_match():
         return ns.ChatOpenAI(model="m", api_key="k", n=0)
 
     def unknown_message(ns):
-        return ns.ChatOpenAI(model="m", api_key="k")._get_request_payload([ns.m.RemoveMessage(id="x")])
+        return ns.ChatOpenAI(model="m", api_key="k")._get_request_payload(
+            [ns.m.RemoveMessage(id="x")]
+        )
 
     for fn in (bad_tool_choice, bad_tool, bad_image, unknown_message):
         mini, up = both(fn)
@@ -335,10 +348,26 @@ REPLIES = {
                     "id": "m1",
                     "refusal": "I can't",
                     "tool_calls": [
-                        {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
-                        {"id": "call_2", "type": "function", "function": {"name": "f", "arguments": "{bad"}},
-                        {"id": "call_3", "type": "function", "function": {"name": "g", "arguments": ""}},
-                        {"id": "call_4", "type": "function", "function": {"name": "h", "arguments": "null"}},
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                        },
+                        {
+                            "id": "call_2",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{bad"},
+                        },
+                        {
+                            "id": "call_3",
+                            "type": "function",
+                            "function": {"name": "g", "arguments": ""},
+                        },
+                        {
+                            "id": "call_4",
+                            "type": "function",
+                            "function": {"name": "h", "arguments": "null"},
+                        },
                     ],
                 },
             }
@@ -365,7 +394,9 @@ REPLIES = {
             {"message": {"role": "developer", "content": "be brief"}, "finish_reason": None},
         ],
     },
-    "tool_role": {"choices": [{"message": {"role": "tool", "content": "r", "tool_call_id": "c", "name": "t"}}]},
+    "tool_role": {
+        "choices": [{"message": {"role": "tool", "content": "r", "tool_call_id": "c", "name": "t"}}]
+    },
     "user_role": {"choices": [{"message": {"role": "user", "content": "q", "name": "n"}}]},
     "error": {"error": {"message": "boom"}, "choices": None},
     "no_choices": {"id": "x", "object": "chat.completion"},
@@ -409,7 +440,11 @@ def test_reply_that_is_not_json_fails_like_upstream():
 def run_on_loopback(ns: SimpleNamespace, replies: list, call: Any, **settings: Any):
     with loop.LoopbackServer(list(replies)) as server:
         model = ns.ChatOpenAI(
-            model="gpt-4o-mini", base_url=server.base_url, api_key="sk-test", max_retries=0, **settings
+            model="gpt-4o-mini",
+            base_url=server.base_url,
+            api_key="sk-test",
+            max_retries=0,
+            **settings,
         )
         try:
             result = ("ok", call(model))
@@ -436,18 +471,60 @@ STREAMS = {
     ],
     "two_tool_calls": [
         loop.chunk({"role": "assistant", "content": None}),
-        loop.chunk({"tool_calls": [{"index": 0, "id": "call_A", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}),
+        loop.chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": 0,
+                        "id": "call_A",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": ""},
+                    }
+                ]
+            }
+        ),
         loop.chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"ci'}}]}),
         loop.chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'ty": "Paris"}'}}]}),
-        loop.chunk({"tool_calls": [{"index": 1, "id": "call_B", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]}),
+        loop.chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": 1,
+                        "id": "call_B",
+                        "type": "function",
+                        "function": {"name": "get_time", "arguments": "{}"},
+                    }
+                ]
+            }
+        ),
         loop.chunk({}, finish_reason="tool_calls"),
     ],
     "odd_deltas": [
-        loop.chunk({"role": "assistant", "content": "a", "function_call": {"name": None, "arguments": "{"}}),
-        loop.chunk({"tool_calls": [{"id": "no_index", "function": {"name": "f", "arguments": "{}"}}]}),
-        loop.chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "f", "arguments": "{bad"}}]}),
+        loop.chunk(
+            {"role": "assistant", "content": "a", "function_call": {"name": None, "arguments": "{"}}
+        ),
+        loop.chunk(
+            {"tool_calls": [{"id": "no_index", "function": {"name": "f", "arguments": "{}"}}]}
+        ),
+        loop.chunk(
+            {
+                "tool_calls": [
+                    {"index": 0, "id": "c1", "function": {"name": "f", "arguments": "{bad"}}
+                ]
+            }
+        ),
         loop.chunk({"tool_calls": [{"index": 0, "function": {"name": "f", "arguments": ""}}]}),
-        {**loop.chunk({"content": "b"}, finish_reason="stop"), "choices": [{"index": 0, "delta": {"content": "b"}, "finish_reason": "stop", "logprobs": {"content": []}}]},
+        {
+            **loop.chunk({"content": "b"}, finish_reason="stop"),
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"content": "b"},
+                    "finish_reason": "stop",
+                    "logprobs": {"content": []},
+                }
+            ],
+        },
     ],
 }
 
@@ -530,8 +607,14 @@ def test_init_chat_model_openai(args: tuple) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("foo:bar", {}), ("my-model", {}), ("OpenAI:gpt-4o-mini", {}), ("ft:gpt-4o-mini:org", {}),
-     ("bar", {"model_provider": "foo"}), (42, {})],
+    [
+        ("foo:bar", {}),
+        ("my-model", {}),
+        ("OpenAI:gpt-4o-mini", {}),
+        ("ft:gpt-4o-mini:org", {}),
+        ("bar", {"model_provider": "foo"}),
+        (42, {}),
+    ],
 )
 def test_init_chat_model_errors(args: tuple) -> None:
     model, kwargs = args

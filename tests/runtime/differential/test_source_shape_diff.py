@@ -48,18 +48,30 @@ EXPECTED_DIFFERENCES = {
     },
     "miniagent.agents.factory:create_agent": (
         "no LangSmith tracing (no traceable around the wrap hooks, no trace_policy on hook "
-        "nodes), no stream transformers and no node cache (no cache=/transformers= arguments), "
-        "no init_chat_model behind '<provider>:<model>' strings (_init_chat_model); its setup "
-        "and wiring sit in helpers made of upstream's statements "
+        "nodes), no stream transformers and no node cache (no cache=/transformers= arguments); "
+        "init_chat_model is imported on first use (_init_chat_model); its setup and wiring sit "
+        "in helpers made of upstream's statements "
         "(test_factory_helper_is_made_of_upstream_statements)"
     ),
     "miniagent.agents.factory:_is_openai_compatible_model": (
-        "no langchain-openai: the OpenAI-compatible chat model is looked up in "
-        "miniagent.chat_models.base"
+        "no langchain-openai: the OpenAI-compatible chat model is miniagent.openai's "
+        "(miniagent.openai.chat_models.base)"
     ),
     "miniagent.agents.factory:_supports_provider_strategy": (
         "no model profiles (langchain-core's BaseChatModel.profile): only the model-name "
         "fallback list applies"
+    ),
+    "miniagent.runnables.base:coerce_to_runnable": (
+        "no RunnableGenerator: upstream turns a generator function into one (chunk-by-chunk "
+        "streaming of a function's output); the miniature does not"
+    ),
+    "miniagent.runnables.base:RunnableSequence.__init__": (
+        "no pydantic RunnableSerializable base (serialisation of Runnables): upstream hands "
+        "first, middle, last and name to super().__init__, the miniature sets them"
+    ),
+    "miniagent.runnables.base:RunnableBinding.bind": (
+        "no config_factories and no custom input/output types (with_types) on a binding: only "
+        "bound, config and kwargs are carried over"
     ),
     "miniagent.graph.pregel:PregelLoop.tick": (
         "no checkpoint saved at each step (_prepare_tasks_and_emit_checkpoint), no replay of "

@@ -389,9 +389,10 @@ def test_plain_functions_become_tools():
     assert [m.content for m in result["messages"] if m.type == "tool"] == ["HEY"]
 
 
-def test_string_model_has_no_provider_yet():
-    with pytest.raises(ImportError, match="openai:gpt-4o-mini"):
-        create_react_agent("openai:gpt-4o-mini", [])
+def test_string_model_resolves_through_init_chat_model():
+    # miniagent.chat_models.init_chat_model, upstream's error for an unknown provider
+    with pytest.raises(ValueError, match="Unable to infer model provider for model='foo:bar'"):
+        create_react_agent("foo:bar", [])
 
 
 # ---- the loop --------------------------------------------------------------------------------

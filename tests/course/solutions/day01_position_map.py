@@ -1,0 +1,180 @@
+"""Day 01, solved with a position map built in a loop, both sides coerced by one helper, and the
+REMOVE_ALL markers collected in a comprehension (the last one wins)."""
+
+from __future__ import annotations
+
+import uuid  # noqa: F401  (you will need it)
+from typing import Literal
+
+from miniagent.graph.message import (  # noqa: F401
+    Messages,
+    _add_messages_wrapper,
+    _format_messages,
+)
+from miniagent.messages import (  # noqa: F401
+    REMOVE_ALL_MESSAGES,
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    RemoveMessage,
+    ToolMessage,
+    convert_to_messages,
+    message_chunk_to_message,
+)
+
+
+@_add_messages_wrapper  # given: add_messages(format=...) and the error for a missing side
+def add_messages(
+    left: Messages,
+    right: Messages,
+    *,
+    format: Literal["langchain-openai"] | None = None,
+) -> Messages:
+    """Merge ``right`` (a node's update) into ``left`` (the history) and return the new history.
+
+    Inputs. Each side is one message-like value or a ``list`` of them. Only a ``list`` is a
+    list here: any other value, a tuple included, is *one* message-like value, so
+    ``("user", "hi")`` is one message. A message-like value is a message, a ``str``, a
+    ``(role, content)`` pair or a ``{"role": ..., "content": ...}`` dict; turn each into a
+    message with ``convert_to_messages`` (which leaves a message as the very same object and
+    raises its own errors, unchanged, for what it cannot convert), then each
+    ``AIMessageChunk`` into an ``AIMessage`` with ``message_chunk_to_message``.
+
+    Ids. Every message of either side whose ``id`` is ``None`` gets ``str(uuid.uuid4())``,
+    set on the message object itself: the caller's messages carry the new ids afterwards.
+
+    Result: a new list; the ``left`` list itself is never changed.
+
+    * A message whose id is not in the history yet is appended.
+    * A message whose id is already there replaces that message, at its position. Only the
+      id counts, not the message's type or content. (If ``left`` holds an id twice, which
+      only a hand-made list can do, the replacement goes to the last of them.)
+    * ``RemoveMessage(id=...)`` deletes every message with that id. Deletions happen after the
+      whole update is merged, so a message added and removed in the same update is gone, and
+      one removed and then sent again is kept (the later message, at the old position).
+    * ``RemoveMessage`` for an id that is not there (neither in the history nor earlier in
+      the update) raises ``ValueError(f"Attempting to delete a message with an ID that
+      doesn't exist ('{id}')")``.
+    * ``RemoveMessage(id=REMOVE_ALL_MESSAGES)`` in ``right``: the result is everything in
+      ``right`` after the *last* such marker, exactly as it stands there (nothing of it is
+      merged, replaced or deleted); the history is dropped.
+
+    ``format``: ``None`` returns the messages as they are; ``"langchain-openai"`` passes the
+    merged list through ``_format_messages`` (given; miniagent does not implement it, so it
+    raises). Any other value raises, once the merge is done,
+    ``ValueError(f"Unrecognized {format=}. Expected one of 'langchain-openai', None.")``.
+
+    >>> add_messages([HumanMessage("hi", id="1")], AIMessage("hello", id="2"))
+    [HumanMessage(content='hi', ..., id='1'), AIMessage(content='hello', ..., id='2')]
+    >>> add_messages([HumanMessage("hi", id="1")], [HumanMessage("hi again", id="1")])
+    [HumanMessage(content='hi again', ..., id='1')]
+
+    Upstream: ``langgraph/graph/message.py:65`` (langgraph 1.2.24).
+    """
+    if not isinstance(left, list):
+        left = [left]
+    if not isinstance(right, list):
+        right = [right]
+    left, right = _as_messages(left), _as_messages(right)
+    for message in (*left, *right):
+        if message.id is None:
+            message.id = str(uuid.uuid4())
+
+    markers = [
+        i
+        for i, m in enumerate(right)
+        if isinstance(m, RemoveMessage) and m.id == REMOVE_ALL_MESSAGES
+    ]
+    if markers:
+        return right[markers[-1] + 1 :]
+
+    history = list(left)
+    where = {}
+    for position, message in enumerate(history):
+        where[message.id] = position  # the last one wins
+    doomed = set()
+    for message in right:
+        position = where.get(message.id)
+        if position is None:
+            if isinstance(message, RemoveMessage):
+                raise ValueError(
+                    f"Attempting to delete a message with an ID that doesn't exist ('{message.id}')"
+                )
+            where[message.id] = len(history)
+            history.append(message)
+        elif isinstance(message, RemoveMessage):
+            doomed.add(message.id)
+        else:
+            doomed.discard(message.id)
+            history[position] = message
+    history = [m for m in history if m.id not in doomed]
+
+    if format == "langchain-openai":
+        return _format_messages(history)
+    if format:
+        raise ValueError(f"Unrecognized {format=}. Expected one of 'langchain-openai', None.")
+    return history
+
+
+def _as_messages(values: list) -> list[BaseMessage]:
+    """Message-likes -> messages; a chunk -> the whole message it belongs to."""
+    return [message_chunk_to_message(m) for m in convert_to_messages(values)]
+
+
+def predictions() -> dict[str, list[tuple[str, str]] | str]:
+    """Your prediction, for each (left, right) pair below, of what ``add_messages(left, right)``
+    returns: the messages as ``(type, content)`` pairs, such as ``[("human", "2 + 3?")]``, or,
+    if it raises, the name of the exception's class, such as ``"ValueError"``.
+
+    ``chat`` is the history most cases start from (``[]`` is an empty one)::
+
+        call = {"name": "add", "args": {"a": 2, "b": 3}, "id": "call_1"}
+        chat = [HumanMessage("2 + 3?", id="1"), AIMessage("let me add", id="2", tool_calls=[call])]
+
+    The pairs, by case name, as ``left`` ⟵ ``right``::
+
+        "append_one":                chat ⟵ ToolMessage("5", id="3", tool_call_id="call_1")
+        "same_id_replaces":          chat ⟵ [AIMessage("2 + 3 = 5", id="2")]
+        "no_id_appends":             chat ⟵ [AIMessage("let me add", tool_calls=[call])]
+        "same_id_other_type":        chat ⟵ [ToolMessage("5", id="2", tool_call_id="call_1")]
+        "remove_one":                chat ⟵ [RemoveMessage(id="2")]
+        "remove_unknown":            chat ⟵ [RemoveMessage(id="9")]
+        "add_then_remove":           chat ⟵ [AIMessage("draft", id="7"), RemoveMessage(id="7")]
+        "remove_then_add":           chat ⟵ [RemoveMessage(id="2"), AIMessage("again", id="2")]
+        "remove_all":                chat ⟵ [RemoveMessage(id=REMOVE_ALL_MESSAGES),
+                                             HumanMessage("fresh")]
+        "remove_all_tail":           chat ⟵ [RemoveMessage(id=REMOVE_ALL_MESSAGES),
+                                             HumanMessage("a", id="x"), RemoveMessage(id="x")]
+        "dicts_tuples_strs":         [] ⟵ [{"role": "user", "content": "hi"},
+                                           ("assistant", "hello"), "bye"]
+        "one_tuple":                 [] ⟵ ("user", "hi")
+        "tuple_of_messages":         [] ⟵ (HumanMessage("a"), HumanMessage("b"), HumanMessage("c"))
+        "tool_dict_without_call_id": [] ⟵ [{"role": "tool", "content": "5"}]
+        "unanswered_call_is_fine":   [] ⟵ [AIMessage("", tool_calls=[call]), HumanMessage("hello?")]
+        "chunk":                     chat ⟵ AIMessageChunk("2 + 3", id="4")
+
+    Return a literal table with one entry per case. Its shape (the values are placeholders, not
+    answers): ``{"append_one": [("human", "?")], "same_id_replaces": "KeyError", ...}``.
+    Work it out from the lesson before you run the notebook's table: the graders run the
+    real ``add_messages`` on every pair.
+    """
+    chat = [("human", "2 + 3?"), ("ai", "let me add")]
+    return {
+        "append_one": [*chat, ("tool", "5")],
+        "same_id_replaces": [("human", "2 + 3?"), ("ai", "2 + 3 = 5")],
+        "no_id_appends": [*chat, ("ai", "let me add")],
+        "same_id_other_type": [("human", "2 + 3?"), ("tool", "5")],
+        "remove_one": [("human", "2 + 3?")],
+        "remove_unknown": "ValueError",
+        "add_then_remove": chat,
+        "remove_then_add": [("human", "2 + 3?"), ("ai", "again")],
+        "remove_all": [("human", "fresh")],
+        "remove_all_tail": [("human", "a"), ("remove", "")],
+        "dicts_tuples_strs": [("human", "hi"), ("ai", "hello"), ("human", "bye")],
+        "one_tuple": [("human", "hi")],
+        "tuple_of_messages": "NotImplementedError",
+        "tool_dict_without_call_id": "KeyError",
+        "unanswered_call_is_fine": [("ai", ""), ("human", "hello?")],
+        "chunk": [*chat, ("ai", "2 + 3")],
+    }
