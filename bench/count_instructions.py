@@ -10,7 +10,7 @@ runs, in a fresh interpreter with ``PYTHONHASHSEED=0``; the difference divided b
 (K2 - K1) * N is the cost of one round trip, without interpreter start-up and imports. Use it
 to compare two versions of the code: run it before and after a change. Counts are not time (a
 cache miss costs more than an add), but on this code they follow it closely. It takes about
-half a minute.
+a minute.
 """
 
 from __future__ import annotations

@@ -359,7 +359,10 @@ class PregelLoop:
 
     def _put_checkpoint(self) -> None:
         """Save the state and what runs next; the next run continues from here (_loop.py:1275)."""
-        channel_values = dict(self.values)
+        channels = self.channels  # an UntrackedValue key is never saved (untracked_value.py:49)
+        channel_values = {
+            k: v for k, v in self.values.items() if getattr(channels.get(k), "tracked", True)
+        }
         for name in self.triggers:
             channel_values[BRANCH_TO + name] = None
         if self.sends:
@@ -511,6 +514,7 @@ class StreamMessagesHandler:
     def _is_message(self, value: Any) -> bool:
         return isinstance(value, self._message_type)
 
+    # --8<-- [start:emit]
     def _emit(self, meta: dict[str, Any], message: Any, *, dedupe: bool = False) -> None:
         if dedupe and message.id in self.seen:
             return
@@ -519,6 +523,9 @@ class StreamMessagesHandler:
         self.seen.add(message.id)
         self.emit(("messages", (message, meta)))
 
+    # --8<-- [end:emit]
+
+    # --8<-- [start:find_and_emit_messages]
     def _find_and_emit_messages(self, meta: dict[str, Any], response: Any) -> None:
         """A message, a list of them, or any state-like value holding some (l.132)."""
         if self._is_message(response):
@@ -535,6 +542,8 @@ class StreamMessagesHandler:
                     for item in value:
                         if self._is_message(item):
                             self._emit(meta, item, dedupe=True)
+
+    # --8<-- [end:find_and_emit_messages]
 
     def _meta(self, config: dict[str, Any]) -> dict[str, Any] | None:
         """The model run's metadata, unless the model is tagged ``nostream`` (l.156)."""
@@ -652,7 +661,9 @@ class Pregel(Runnable):
                     yield from self._run_task_live(loop, task)
                 else:
                     self._run_task(loop, task)
-                if out:
+                # a lone task's chunk comes out after after_tick, as in upstream's fast path
+                # for one task (_runner.py:206): its messages then carry their new ids
+                if out and (loop.live or len(loop.tasks) > 1):
                     yield from _drain(out)
             loop.after_tick()
             if out:
@@ -720,8 +731,9 @@ class Pregel(Runnable):
                         yield chunk
                 else:
                     await self._arun_task(loop, task)
-                for chunk in _drain(loop.out):
-                    yield chunk
+                if loop.live or len(loop.tasks) > 1:  # as in _run
+                    for chunk in _drain(loop.out):
+                        yield chunk
             loop.after_tick()
             for chunk in _drain(loop.out):
                 yield chunk

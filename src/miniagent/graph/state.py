@@ -23,7 +23,7 @@ from miniagent.runnables import Runnable
 from miniagent.runnables.callable import coerce_to_runnable
 from miniagent.types import Command, Send
 
-__all__ = ["StateGraph", "CompiledStateGraph", "EphemeralValue"]
+__all__ = ["StateGraph", "CompiledStateGraph", "EphemeralValue", "UntrackedValue"]
 
 NS_SEP, NS_END = "|", ":"  # langgraph/_internal/_constants.py: reserved in node names
 
@@ -127,6 +127,36 @@ class EphemeralValue:
         return values[-1]
 
 
+class UntrackedValue:
+    """A key that keeps the last value written, for this run only: it is never saved in a
+    checkpoint, so the next run on the thread starts without it (channels/untracked_value.py:15).
+    ModelCallLimitMiddleware's ``run_model_call_count`` is one."""
+
+    __slots__ = ("key", "typ", "guard")
+
+    tracked = False  # upstream: checkpoint() returns MISSING (l.49); read by _put_checkpoint
+
+    def __init__(self, typ: Any, guard: bool = True) -> None:
+        self.typ, self.guard, self.key = typ, guard, ""
+
+    def __eq__(self, value: object) -> bool:
+        return isinstance(value, UntrackedValue) and value.guard == self.guard
+
+    def initial(self) -> Any:
+        return MISSING
+
+    def update(self, current: Any, values: list[Any]) -> Any:
+        """No write this step: keep the value; two writes: an error with ``guard`` (l.57)."""
+        if len(values) == 0:
+            return current
+        if len(values) != 1 and self.guard:
+            raise InvalidUpdateError(
+                f"At key '{self.key}': UntrackedValue(guard=True) can receive only one value per "
+                "step. Use guard=False if you want to store any one of multiple values."
+            )
+        return values[-1]
+
+
 def _strip_extras(t: Any) -> Any:
     """``Annotated[Sequence[X], f]`` -> ``Sequence`` (binop.py:23)."""
     if hasattr(t, "__origin__"):
@@ -167,13 +197,13 @@ def _get_channel(name: str, annotation: Any) -> Any:
     return LastValue(annotation, name)
 
 
-def _is_field_channel(typ: Any) -> EphemeralValue | None:
+def _is_field_channel(typ: Any) -> EphemeralValue | UntrackedValue | None:
     """``Annotated[T, EphemeralValue, ...]``: a channel class in the metadata (state.py:1880)."""
     if hasattr(typ, "__metadata__"):
         for item in typ.__metadata__:
-            if isinstance(item, EphemeralValue):
+            if isinstance(item, (EphemeralValue, UntrackedValue)):
                 return item
-            if isinstance(item, type) and issubclass(item, EphemeralValue):
+            if isinstance(item, type) and issubclass(item, (EphemeralValue, UntrackedValue)):
                 return item(typ.__origin__ if hasattr(typ, "__origin__") else typ)
     return None
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, Optional, Union
 
@@ -231,3 +232,153 @@ def convert_to_messages(messages: Iterable[MessageLikeRepresentation]) -> list[B
     ):
         return list(messages)
     return [_convert_to_message(m) for m in messages]
+
+
+def _get_message_openai_role(message: BaseMessage) -> str:
+    """The OpenAI role of a message (langchain_core/messages/utils.py:2227); the miniature has
+    no ``FunctionMessage`` / ``ChatMessage``, so their two branches are left out."""
+    if isinstance(message, AIMessage):
+        return "assistant"
+    if isinstance(message, HumanMessage):
+        return "user"
+    if isinstance(message, ToolMessage):
+        return "tool"
+    if isinstance(message, SystemMessage):
+        role = message.additional_kwargs.get("__openai_role__", "system")
+        if not isinstance(role, str):
+            msg = f"Expected '__openai_role__' to be a str, got {type(role).__name__}"
+            raise TypeError(msg)
+        return role
+    msg = f"Unknown BaseMessage type {message.__class__}."
+    raise ValueError(msg)
+
+
+def count_tokens_approximately(
+    messages: Iterable[MessageLikeRepresentation],
+    *,
+    chars_per_token: float = 4.0,
+    extra_tokens_per_message: float = 3.0,
+    count_name: bool = True,
+    tokens_per_image: int = 85,
+    use_usage_metadata_scaling: bool = False,
+    tools: list[Any] | None = None,
+) -> int:
+    """About four characters a token, plus 3 per message (langchain_core/messages/utils.py:2262).
+
+    Counts each message's text (an image block costs ``tokens_per_image``), an AI message's
+    ``repr(tool_calls)``, a tool message's ``tool_call_id``, the OpenAI role and the name;
+    rounds up per message. With ``tools``, their JSON schemas count too. The default token
+    counter of ``ContextEditingMiddleware`` and ``SummarizationMiddleware``.
+    """
+    converted_messages = convert_to_messages(messages)
+
+    token_count = 0.0
+
+    ai_model_provider: str | None = None
+    invalid_model_provider = False
+    last_ai_total_tokens: int | None = None
+    approx_at_last_ai: float | None = None
+
+    # Count tokens for tools if provided
+    if tools:
+        tools_chars = 0
+        for tool in tools:
+            if isinstance(tool, dict):
+                tool_dict = tool
+            else:
+                schema = tool.tool_call_schema
+                if isinstance(schema, dict):
+                    parameters = dict(schema)
+                else:
+                    parameters = dict(schema.model_json_schema())
+                # Drop the schema's own title/description: they are at the top level already
+                parameters.pop("title", None)
+                parameters.pop("description", None)
+                tool_dict = {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": parameters,
+                }
+            tools_chars += len(json.dumps(tool_dict))
+        token_count += math.ceil(tools_chars / chars_per_token)
+
+    for message in converted_messages:
+        message_chars = 0
+
+        if isinstance(message.content, str):
+            message_chars += len(message.content)
+        # Handle multimodal content (list of content blocks)
+        elif isinstance(message.content, list):
+            for block in message.content:
+                if isinstance(block, str):
+                    message_chars += len(block)
+                elif isinstance(block, dict):
+                    block_type = block.get("type", "")
+
+                    # Apply fixed penalty for image blocks
+                    if block_type in {"image", "image_url"}:
+                        token_count += tokens_per_image
+                    # Count text blocks normally
+                    elif block_type == "text":
+                        text = block.get("text", "")
+                        message_chars += len(text)
+                    # Conservative estimate for unknown block types
+                    else:
+                        message_chars += len(repr(block))
+                else:
+                    message_chars += len(repr(block))
+        else:
+            content = repr(message.content)
+            message_chars += len(content)
+
+        if (
+            isinstance(message, AIMessage)
+            # exclude Anthropic format as tool calls are already included in the content
+            and not isinstance(message.content, list)
+            and message.tool_calls
+        ):
+            tool_calls_content = repr(message.tool_calls)
+            message_chars += len(tool_calls_content)
+
+        if isinstance(message, ToolMessage):
+            message_chars += len(message.tool_call_id)
+
+        role = _get_message_openai_role(message)
+        message_chars += len(role)
+
+        if message.name and count_name:
+            message_chars += len(message.name)
+
+        # rounding up per message, so the counts of single messages add up to the total
+        token_count += math.ceil(message_chars / chars_per_token)
+
+        # add extra tokens per message
+        token_count += extra_tokens_per_message
+
+        if use_usage_metadata_scaling and isinstance(message, AIMessage):
+            model_provider = message.response_metadata.get("model_provider")
+            if ai_model_provider is None:
+                ai_model_provider = model_provider
+            elif model_provider != ai_model_provider:
+                invalid_model_provider = True
+
+            if message.usage_metadata and isinstance(
+                (total_tokens := message.usage_metadata.get("total_tokens")), int
+            ):
+                last_ai_total_tokens = total_tokens
+                approx_at_last_ai = token_count
+
+    if (
+        use_usage_metadata_scaling
+        and len(converted_messages) > 1
+        and not invalid_model_provider
+        and ai_model_provider is not None
+        and last_ai_total_tokens is not None
+        and approx_at_last_ai
+        and approx_at_last_ai > 0
+    ):
+        scale_factor = last_ai_total_tokens / approx_at_last_ai
+        token_count *= min(1.25, max(1.0, scale_factor))
+
+    # round up once more time in case extra_tokens_per_message is a float
+    return math.ceil(token_count)

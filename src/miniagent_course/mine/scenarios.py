@@ -238,6 +238,26 @@ def a_thread_rewritten_with_remove_all(lib: Any) -> Any:
     return _run(agent, {"messages": [clear, ("user", "start over")]}, config)
 
 
+def tool_error_policy(policy: str) -> Callable[[Any], Any]:
+    """The tool ``fail`` raises ValueError inside a ToolNode built with one error policy (Day 11)."""
+
+    def scenario(lib: Any) -> Any:
+        def typed(e: ValueError) -> str:
+            return f"handled {type(e).__name__}: {e}"
+
+        flags = {"True": True, "str": "Try again.", "typed": typed, "tuple": (TypeError,)}
+        node = lib.ToolNode([_tools(lib)["fail"]], handle_tool_errors=flags[policy])
+        return _run(lib.create_react_agent(_model(lib, [_call("fail", x=7)]), node), _hi())
+
+    return scenario
+
+
+def bad_arguments_fed_back(lib: Any) -> Any:
+    """The model calls ``add`` with an argument that fails validation; the default policy."""
+    model = _model(lib, [_call("add", a="two", b=3)])
+    return _run(lib.create_react_agent(model, [_tools(lib)["add"]]), _hi())
+
+
 # name -> (the function, the days whose functions it exercises)
 SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     "one tool round": (one_tool_round, ("day00", "day01", "day07", "day08", "day09")),
@@ -270,4 +290,9 @@ SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
         ("day01", "day07"),
     ),
     "tools from docstrings, bound and run": (docstring_tools, ("day01", "day02", "day07", "day08")),
+    "handle_tool_errors=True": (tool_error_policy("True"), ("day01", "day11")),
+    "handle_tool_errors as a str": (tool_error_policy("str"), ("day01", "day11")),
+    "handle_tool_errors as a typed handler": (tool_error_policy("typed"), ("day01", "day11")),
+    "handle_tool_errors as a tuple that misses": (tool_error_policy("tuple"), ("day11",)),
+    "bad arguments, the default policy": (bad_arguments_fed_back, ("day01", "day11")),
 }

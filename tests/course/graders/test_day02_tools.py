@@ -35,6 +35,7 @@ def test_parser_keeps_the_upstream_signature(impl):
     assert list(parameters) == ["docstring", "args", "error_on_invalid_docstring"]
     assert parameters["error_on_invalid_docstring"].kind is inspect.Parameter.KEYWORD_ONLY
     assert parameters["error_on_invalid_docstring"].default is False
+    assert impl._parse_google_docstring(docstring=None, args=[]) == ("", {})
 
 
 @pytest.mark.parametrize("case", list(corpus.docstrings()))
@@ -67,6 +68,10 @@ def test_infer_keeps_the_upstream_signature(impl):
     parameters = inspect.signature(impl._infer_arg_descriptions).parameters
     assert list(parameters) == ["fn", "parse_docstring", "error_on_invalid_docstring"]
     assert all(parameters[n].default is False for n in list(parameters)[1:])
+    assert impl._infer_arg_descriptions(fn=corpus.check_weather) == (
+        "Return the weather forecast for the specified location.",
+        {},
+    )
 
 
 def test_infer_without_parsing_gives_the_whole_cleaned_docstring(impl):

@@ -82,6 +82,16 @@ def test_a_stub_day_runs_on_miniagents_function_and_a_wrong_day_is_named(workspa
     assert wrong.failed and all(days == ["day00"] for days in wrong.failed.values())
 
 
+REPR_TO_STR = ("error=repr(e)", "error=str(e)")
+
+
+def test_your_tool_error_text_is_the_tool_nodes_and_a_wrong_one_is_named(workspace):
+    with _solved(workspace, day11=REPR_TO_STR):
+        wrong = check(workspace)
+    assert sorted(wrong.yours.functions["day11"]) == ["_handle_tool_error", "_infer_handled_types"]
+    assert wrong.failed == {"handle_tool_errors=True": ["day11"]}
+
+
 APPEND_ON_KNOWN_ID = ("merged[existing_idx] = m", "merged.append(m)")
 
 

@@ -66,6 +66,13 @@ def side(which: str) -> SimpleNamespace:
 SIDES = ("mini", "upstream")
 
 
+def on_both(run: Any) -> Any:
+    """``run(ns)`` on each side; assert equal; return miniagent's result."""
+    results = {which: run(side(which)) for which in SIDES}
+    assert results["mini"] == results["upstream"]
+    return results["mini"]
+
+
 def recorder(
     ns: SimpleNamespace,
     name: str,

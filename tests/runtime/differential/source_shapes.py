@@ -38,6 +38,18 @@ from miniagent_course.site.upstream import find_file, symbols
 
 ROOT = Path(__file__).resolve().parents[3]
 
+# agents/middleware/'s built-ins and their helpers, each the twin of upstream's namesake
+BUILT_INS = (
+    "_redaction",
+    "_retry",
+    "context_editing",
+    "model_call_limit",
+    "model_fallback",
+    "model_retry",
+    "pii",
+    "tool_call_limit",
+    "tool_retry",
+)
 # miniagent module -> the upstream module it mirrors (ARCHITECTURE.md's table; for the graph
 # loop, the upstream file that holds the loop the lessons show).
 MODULES = {
@@ -55,6 +67,10 @@ MODULES = {
     "miniagent.agents.factory": "langchain.agents.factory",
     "miniagent.agents.middleware.types": "langchain.agents.middleware.types",
     "miniagent.agents.structured_output": "langchain.agents.structured_output",
+    **{
+        f"miniagent.agents.middleware.{name}": f"langchain.agents.middleware.{name}"
+        for name in BUILT_INS
+    },
 }
 # Files compared function by function in full: each function needs an upstream namesake.
 WHOLE_FILES = (
@@ -62,6 +78,7 @@ WHOLE_FILES = (
     "miniagent.prebuilt.tool_node",
     "miniagent.agents.middleware.types",
     "miniagent.agents.structured_output",
+    *(f"miniagent.agents.middleware.{name}" for name in BUILT_INS),
 )
 # Other functions compared whatever the lessons show (module -> qualnames).
 ALSO = {

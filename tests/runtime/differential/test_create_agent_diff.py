@@ -18,13 +18,12 @@ pytest.importorskip("langchain.agents")
 from agent_sides import (  # noqa: E402
     ALL_HOOKS,
     HOOKS,
-    SIDES,
     final,
+    on_both,
     outcome,
     plain,
     recorder,
     script,
-    side,
     subsets,
     tool_call,
     updates,
@@ -35,13 +34,6 @@ from typing_extensions import NotRequired  # noqa: E402
 from miniagent.testing import normalize_ids  # noqa: E402
 
 INPUT = {"messages": [{"role": "user", "content": "what is the weather in sf", "id": "h-1"}]}
-
-
-def on_both(run):
-    """``run(ns)`` on each side; assert equal; return miniagent's result."""
-    results = {which: run(side(which)) for which in SIDES}
-    assert results["mini"] == results["upstream"]
-    return results["mini"]
 
 
 # ---- graphs: node names and mermaid ---------------------------------------------------------

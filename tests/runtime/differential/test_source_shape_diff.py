@@ -61,6 +61,22 @@ EXPECTED_DIFFERENCES = {
         "no model profiles (langchain-core's BaseChatModel.profile): only the model-name "
         "fallback list applies"
     ),
+    "miniagent.agents.middleware._retry:default_retry_on": (
+        "no langchain-core ModelError classes (a provider error that says whether it is "
+        "retryable, is_retryable): every Exception is retried"
+    ),
+    **{
+        f"miniagent.agents.middleware.model_fallback:ModelFallbackMiddleware.{name}": (
+            "no provider-specific cleaning of the request before a fallback "
+            "(_sanitize_request_for_fallback: Anthropic cache_control markers, the Fireworks "
+            "session header, prompt_cache_key): no Anthropic or Fireworks models"
+        )
+        for name in ("wrap_model_call", "awrap_model_call")
+    },
+    "miniagent.agents.middleware.pii:PIIMiddleware.__init__": (
+        "no stream transformers: no _PIIStreamTransformer installed as self.transformers "
+        "(redaction of the v3 event stream's deltas and tool events)"
+    ),
     "miniagent.runnables.base:coerce_to_runnable": (
         "no RunnableGenerator: upstream turns a generator function into one (chunk-by-chunk "
         "streaming of a function's output); the miniature does not"

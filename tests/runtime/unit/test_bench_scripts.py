@@ -169,8 +169,11 @@ def test_check_refuses_to_time_a_day_that_does_not_pass(copies):
 
 
 def test_the_readme_pytest_runs_and_its_table_is_read(copies):
-    seconds = bench_loop.bench_pytest(copies.new, 1, "not_started", warmups=0)
-    assert seconds > 0
+    assert bench_loop.pytest_command() == [str(bench_loop.BIN / "pytest")]  # no arguments
+    day = copies.new.exercises[:1]  # the whole run is the script's job
+    assert bench_loop.bench_pytest(copies.solved, 1, "done", warmups=0, days=day) > 0
+    with pytest.raises(RuntimeError, match="expected every day 'done'"):
+        bench_loop.bench_pytest(copies.new, 1, "done", warmups=0, days=day)
 
 
 def test_the_notebook_runner_executes_notebooks_in_a_child(copies, tmp_path):
