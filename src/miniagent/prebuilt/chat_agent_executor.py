@@ -19,8 +19,9 @@ changes every agent built afterwards, and for the helpers the nodes call at ever
 are reachable from a built agent: ``inspect.getclosurevars(agent.nodes["agent"].bound.func)``.
 
 Deviations: no ``@deprecated`` warnings on ``create_react_agent`` and the state classes (upstream
-warns on every call since LangGraph 1.0); a ``str`` model needs ``miniagent.chat_models``, which
-does not exist yet, so it raises ``ImportError`` (upstream: ``init_chat_model``).
+warns on every call since LangGraph 1.0); a ``"provider:model"`` string goes through
+``miniagent.chat_models.init_chat_model`` (only ``openai`` is built) instead of langchain's, so
+the import and its ``ImportError`` name miniagent, not langchain.
 """
 
 from __future__ import annotations
@@ -348,12 +349,12 @@ def create_react_agent(
     if not is_dynamic_model:
         if isinstance(model, str):
             try:
-                from miniagent.chat_models import init_chat_model  # type: ignore[import-not-found]
+                from miniagent.chat_models import init_chat_model
             except ImportError:
-                raise ImportError(
-                    "miniagent has no '<provider>:<model>' string syntax for the `model` "
-                    f"parameter yet (got {model!r}): pass a chat model instance instead."
-                ) from None
+                raise ImportError(  # noqa: B904 (upstream raises it so, without `from`)
+                    "Please install miniagent (`pip install miniagent`) to "
+                    "use '<provider>:<model>' string syntax for `model` parameter."
+                )
 
             model = cast(BaseChatModel, init_chat_model(model))
 

@@ -21,17 +21,26 @@ pytest.importorskip("langgraph")
 
 import source_shapes as shapes  # noqa: E402  (after the importorskip)
 
+# create_react_agent's string-model branch: what differs from upstream's, and why
+_NO_LANGCHAIN_INIT_CHAT_MODEL = (
+    "no langchain (langgraph's optional dependency) and its many-provider init_chat_model: a "
+    "'<provider>:<model>' string goes through miniagent.chat_models.init_chat_model (only "
+    "'openai' is built), so the import reads `from miniagent.chat_models import "
+    "init_chat_model` and its ImportError says `pip install miniagent`, not langchain; "
+    "the branch is otherwise upstream's"
+)
+
 # function (``module:qualname``) or lesson fragment (``src/...py:section``) -> the upstream
 # feature the miniature leaves out, which is why its code differs. A speed shortcut is never a
 # reason: lesson code is upstream's code.
 EXPECTED_DIFFERENCES = {
     "miniagent.prebuilt.chat_agent_executor:create_react_agent": (
         "no langgraph.warnings: no @deprecated(LangGraphDeprecatedSinceV10) decorator, and the "
-        "config_schema warning spells out that class's text; no langchain init_chat_model "
-        "behind '<provider>:<model>' model strings"
+        "config_schema warning spells out that class's text; "
+        + _NO_LANGCHAIN_INIT_CHAT_MODEL
     ),
     "src/miniagent/prebuilt/chat_agent_executor.py:create_react_agent_static_model": (
-        "no langchain init_chat_model behind '<provider>:<model>' model strings"
+        _NO_LANGCHAIN_INIT_CHAT_MODEL
     ),
     **{
         f"miniagent.prebuilt.tool_node:ToolNode.{name}": (

@@ -77,7 +77,7 @@ def calculate_delay(
     delay = min(delay, max_delay)
 
     if jitter and delay > 0:
-        jitter_amount = delay * 0.2  # ±25% jitter
+        jitter_amount = delay * 0.25  # ±25% jitter
         delay += random.uniform(-jitter_amount, jitter_amount)  # noqa: S311
         # Ensure delay is not negative after jitter
         delay = max(0, delay)
