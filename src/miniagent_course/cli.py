@@ -7,6 +7,7 @@
     miniagent reset DAY          back up your file, then restore the original stub
     miniagent solution DAY       once DAY passes: the reference and upstream, side by side
     miniagent mine               your agent: create_react_agent made of your functions, tested
+    miniagent trace [--agent A]  the demo, then the request body of every model call (JSON)
     miniagent open               build the course site and open it
     miniagent grade --json FILE  for instructors: a Gradescope results.json (strict)
 
@@ -100,6 +101,12 @@ def _parser() -> argparse.ArgumentParser:
     solution.add_argument("day", help=say("cli.help_day"))
     solution.add_argument("--stacked", action="store_true", help=say("cli.help_stacked"))
     commands.add_parser("mine", help=say("cli.help_mine"))
+    trace_parser = commands.add_parser("trace", help=say("cli.help_trace"))
+    from miniagent.demo import RENDERERS  # stdlib imports only: cheap
+
+    trace_parser.add_argument(
+        "--agent", choices=list(RENDERERS), default="react", help=say("cli.help_agent")
+    )
     commands.add_parser("open", help=say("cli.help_open"))  # handled in main()
     grade = commands.add_parser("grade", help=say("cli.help_grade"))
     grade.add_argument("--json", metavar="FILE", help=say("cli.help_grade_json"))
@@ -498,6 +505,41 @@ def mine(course: Course, args: argparse.Namespace) -> int:
     return 0 if not report.failed and not (loop and loop.failed) else 1
 
 
+# --- trace ---------------------------------------------------------------------------------------
+
+
+def trace(course: Course, args: argparse.Namespace) -> int:
+    """The demo (``python -m miniagent.demo --agent A``), traced: what each model call sent.
+
+    The model is the course's switch (``course_model``): the demo's scripted fake, unless
+    ``MINIAGENT_MODEL`` names a real one. The payload is built by ``miniagent.openai``'s
+    converter, so offline it is the body a real model would have received.
+    """
+    from miniagent.demo import RENDERERS
+    from miniagent_course.models import course_model
+    from miniagent_course.tracer import PayloadTracer
+
+    tracer = PayloadTracer()
+    print(RENDERERS[args.agent](course_model(None), config={"callbacks": [tracer]}))
+    print("\n" + say("trace.header", n=len(tracer.calls)))
+    for number, call in enumerate(tracer.calls, 1):
+        print(
+            "\n"
+            + say(
+                "trace.call",
+                n=number,
+                total=len(tracer.calls),
+                messages=len(call.messages),
+                tools=len(call.tools),
+            )
+        )
+        if call.payload is None:
+            print(say("trace.no_payload", error=call.payload_error))
+        else:
+            print(call.payload_json())
+    return 0
+
+
 # --- open ----------------------------------------------------------------------------------------
 
 
@@ -520,6 +562,7 @@ COMMANDS: dict[str, Callable[[Course, argparse.Namespace], int]] = {
     "solution": solution,
     "grade": grade,
     "mine": mine,
+    "trace": trace,
 }
 
 

@@ -23,6 +23,7 @@ def side(which: str) -> SimpleNamespace:
         from miniagent import agents, messages, testing, tools
         from miniagent.agents import middleware, structured_output
         from miniagent.checkpoint import InMemorySaver
+        from miniagent.prebuilt import ToolRuntime
         from miniagent.types import Command
 
         return SimpleNamespace(
@@ -37,10 +38,12 @@ def side(which: str) -> SimpleNamespace:
             GenericFakeChatModel=testing.GenericFakeChatModel,
             InMemorySaver=InMemorySaver,
             Command=Command,
+            ToolRuntime=ToolRuntime,
         )
     import langchain_core.messages as messages
     from langchain.agents import create_agent, middleware, structured_output
     from langchain.agents.middleware import AgentState
+    from langchain.tools import ToolRuntime
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.tools import tool
     from langgraph.checkpoint.memory import InMemorySaver
@@ -60,6 +63,7 @@ def side(which: str) -> SimpleNamespace:
         GenericFakeChatModel=GenericFakeChatModel,
         InMemorySaver=InMemorySaver,
         Command=Command,
+        ToolRuntime=ToolRuntime,
     )
 
 

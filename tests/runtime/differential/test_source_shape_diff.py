@@ -36,8 +36,7 @@ _NO_LANGCHAIN_INIT_CHAT_MODEL = (
 EXPECTED_DIFFERENCES = {
     "miniagent.prebuilt.chat_agent_executor:create_react_agent": (
         "no langgraph.warnings: no @deprecated(LangGraphDeprecatedSinceV10) decorator, and the "
-        "config_schema warning spells out that class's text; "
-        + _NO_LANGCHAIN_INIT_CHAT_MODEL
+        "config_schema warning spells out that class's text; " + _NO_LANGCHAIN_INIT_CHAT_MODEL
     ),
     "src/miniagent/prebuilt/chat_agent_executor.py:create_react_agent_static_model": (
         _NO_LANGCHAIN_INIT_CHAT_MODEL

@@ -1,21 +1,33 @@
-"""``python -m miniagent.demo`` prints the ReAct loop round by round."""
+"""``python -m miniagent.demo`` prints the ReAct loop round by round; ``--agent create_agent``
+prints a ``create_agent`` run with middleware, node by node."""
 
+import os
 import subprocess
 import sys
 
+import pytest
+
 from miniagent import demo
+from miniagent.messages import AIMessage
+from miniagent.testing import ScriptedChatModel
 
 
-def run_demo(*extra_env: tuple[str, str]) -> str:
+def run_demo(*args: str, env: dict[str, str] | None = None) -> str:
     code = (
         "import runpy, sys\n"
+        f"sys.argv = ['demo', *{list(args)!r}]\n"
         "runpy.run_module('miniagent.demo', run_name='__main__')\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('langchain', 'langchain_core', 'langgraph', 'numpy'))\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {"
+        "'langchain', 'langchain_core', 'langgraph', 'numpy', 'miniagent_course', 'openai'})\n"
         "print('HEAVY:', heavy)\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env=env,
     )
     return done.stdout
 
@@ -72,3 +84,105 @@ def test_demo_text_falls_back_to_english(monkeypatch):
     monkeypatch.setitem(demo.TEXT, "xx", {"round": "R{n}"})
     assert demo.t("round", n=2) == "R2"
     assert demo.t("final") == "Final answer"
+
+
+# ---- --agent create_agent ----------------------------------------------------------------------
+
+LIMIT, LOG = "ModelCallLimitMiddleware", "LogMiddleware"
+MODEL_TURN = [f"{LIMIT}.before_model", f"{LOG}.before_model", "model"]
+MODEL_TURN += [f"{LOG}.after_model", f"{LIMIT}.after_model"]  # after hooks: reversed
+
+
+def nodes_run(lines: list[str]) -> list[str]:
+    return [line[1:-1] for line in lines if line.startswith("[") and line.endswith("]")]
+
+
+def test_create_agent_demo_prints_every_node_in_hook_order():
+    out = run_demo("--agent", "create_agent", env={**os.environ, "MINIAGENT_MODEL": ""})
+    lines = out.splitlines()
+    assert lines[0] == demo.TEXT["en"]["mw_title"]
+    assert nodes_run(lines) == [
+        f"{LOG}.before_agent",
+        *MODEL_TURN,
+        "tools",
+        *MODEL_TURN,
+        "tools",
+        *MODEL_TURN,
+        f"{LOG}.after_agent",
+    ]
+    # the logging hooks' lines sit under the node they ran in; the wraps run inside the nodes
+    model = lines.index("[model]")
+    assert lines[model + 1 : model + 3] == [
+        "    log  wrap_model_call: -> handler (the model, 2 tool(s) bound)",
+        "    log  wrap_model_call: <- 1 tool call(s)",
+    ]
+    tools = lines.index("[tools]")
+    assert lines[tools + 1 : tools + 3] == [
+        "    log  wrap_tool_call: find_city -> handler",
+        "    tool result  find_city -> Paris",
+    ]
+    # the limit middleware counts each model call in its after_model
+    counts = [line.strip() for line in lines if "run_model_call_count" in line]
+    assert counts == [f"sets run_model_call_count = {n}" for n in (1, 2, 3)]
+    assert "    log  after_agent: the run ends with 6 message(s)" in lines
+    final = lines.index("Final answer:")
+    assert lines[final + 1].strip() == demo.TEXT["en"]["answer"]
+    assert lines[-2] == "State after the run: 6 messages (human, ai, tool, ai, tool, ai)"
+    assert lines[-1] == "HEAVY: []"  # no upstream, no course tooling, no SDK
+
+
+def test_create_agent_demo_limit_stops_a_model_that_keeps_calling_tools():
+    call = {"name": "find_city", "args": {"landmark": "Eiffel Tower"}, "id": "c"}
+    wanders = ScriptedChatModel([AIMessage("again", tool_calls=[call])] * (demo.RUN_LIMIT + 1))
+    lines = demo.render_create_agent(wanders).splitlines()
+    assert len(wanders.calls) == demo.RUN_LIMIT
+    assert nodes_run(lines)[-2:] == [f"{LIMIT}.before_model", f"{LOG}.after_agent"]
+    limit = lines.index(f"[{LIMIT}.before_model]", len(lines) - 12)
+    assert lines[limit + 1 :][:2] == [
+        "    sets jump_to = 'end'",
+        "    ai: Model call limits exceeded: run limit (3/3)",
+    ]
+    assert lines[lines.index("Final answer:") + 1].strip() == (
+        "Model call limits exceeded: run limit (3/3)"
+    )
+
+
+def test_create_agent_demo_is_deterministic_and_fits_100_columns():
+    first, second = demo.render_create_agent(), demo.render_create_agent()
+    assert first == second
+    assert max(len(line) for line in first.splitlines()) <= 100
+
+
+def test_main_picks_the_agent(capsys, monkeypatch):
+    monkeypatch.delenv("MINIAGENT_MODEL", raising=False)
+    demo.main(["--agent", "react"])
+    assert capsys.readouterr().out == demo.render() + "\n"
+    demo.main(["--agent", "create_agent"])
+    assert capsys.readouterr().out == demo.render_create_agent() + "\n"
+    with pytest.raises(SystemExit):
+        demo.main(["--agent", "nope"])
+
+
+def test_create_agent_demo_runs_against_the_named_endpoint():
+    pytest.importorskip("openai")
+    from openai_loopback import LoopbackServer, Reply, completion
+
+    replies = [
+        completion("Looking.", [("call_1", "find_city", '{"landmark": "Eiffel Tower"}')]),
+        completion("", [("call_2", "check_weather", '{"city": "Paris"}')]),
+        completion("Paris: sunny, 21 °C."),
+    ]
+    secret = "sk-loopback-demo-SECRET"
+    with LoopbackServer([Reply.json(body) for body in replies]) as server:
+        env = {**os.environ, "MINIAGENT_MODEL": "openai:loop-model"}
+        env.update(OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY=secret)
+        out = run_demo("--agent", "create_agent", env=env)
+    lines = out.splitlines()
+    assert len(server.bodies) == 3
+    assert {body["model"] for body in server.bodies} == {"loop-model"}
+    assert [len(body["messages"]) for body in server.bodies] == [1, 3, 5]
+    assert "    tool call    find_city(landmark='Eiffel Tower')  [id call_1]" in lines
+    assert "    tool result  check_weather -> sunny, 21 °C" in lines
+    assert lines[lines.index("Final answer:") + 1].strip() == "Paris: sunny, 21 °C."
+    assert secret not in out
+    assert lines[-1] == "HEAVY: ['openai']"  # the SDK, now that a real model runs
