@@ -13,6 +13,8 @@ from types import SimpleNamespace
 def mini() -> SimpleNamespace:
     """miniagent's side."""
     from miniagent import graph, messages, runnables, testing, tools
+    from miniagent.agents import factory as agent_factory
+    from miniagent.agents import middleware
     from miniagent.checkpoint import InMemorySaver
     from miniagent.errors import GraphRecursionError
     from miniagent.managed import RemainingSteps
@@ -27,6 +29,9 @@ def mini() -> SimpleNamespace:
     return SimpleNamespace(
         name="miniagent",
         agent_module=chat_agent_executor,
+        create_agent=agent_factory.create_agent,
+        agent_factory=agent_factory,
+        mw=middleware,
         create_react_agent=create_react_agent,
         AgentStatePydantic=AgentStatePydantic,
         ToolNode=ToolNode,
@@ -68,6 +73,8 @@ def upstream() -> SimpleNamespace | None:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # upstream marks its prebuilt agent as deprecated
+        from langchain.agents import factory as agent_factory
+        from langchain.agents import middleware
         from langchain_core import messages
         from langchain_core.runnables import (
             Runnable,
@@ -98,6 +105,9 @@ def upstream() -> SimpleNamespace | None:
     return SimpleNamespace(
         name="langgraph",
         agent_module=chat_agent_executor,
+        create_agent=agent_factory.create_agent,
+        agent_factory=agent_factory,
+        mw=middleware,
         create_react_agent=create_react_agent,
         AgentStatePydantic=AgentStatePydantic,
         ToolNode=ToolNode,
