@@ -505,42 +505,46 @@ class StreamMessagesHandler:
     wants_stream = True  # ask chat models to take their streaming path (token chunks)
 
     def __init__(self, emit: Any) -> None:
-        from miniagent.messages import BaseMessage  # only "messages" runs need it
+        # The message classes load with the first "messages" run: a graph over plain reducers
+        # never imports them (graph/__init__.py). The methods below use the module's name.
+        global BaseMessage
+        from miniagent.messages import BaseMessage
 
         self.emit = emit
         self.seen: set[Any] = set()
-        self._message_type = BaseMessage
 
     def _is_message(self, value: Any) -> bool:
-        return isinstance(value, self._message_type)
+        """``isinstance(value, BaseMessage)``, for code outside this module (Day 12's stub)."""
+        return isinstance(value, BaseMessage)
 
     # --8<-- [start:emit]
     def _emit(self, meta: dict[str, Any], message: Any, *, dedupe: bool = False) -> None:
         if dedupe and message.id in self.seen:
             return
-        if message.id is None:
-            message.id = str(uuid4())
-        self.seen.add(message.id)
-        self.emit(("messages", (message, meta)))
+        else:
+            if message.id is None:
+                message.id = str(uuid4())
+            self.seen.add(message.id)
+            self.emit(("messages", (message, meta)))
 
     # --8<-- [end:emit]
 
     # --8<-- [start:find_and_emit_messages]
     def _find_and_emit_messages(self, meta: dict[str, Any], response: Any) -> None:
         """A message, a list of them, or any state-like value holding some (l.132)."""
-        if self._is_message(response):
+        if isinstance(response, BaseMessage):
             self._emit(meta, response, dedupe=True)
-        elif isinstance(response, Sequence) and not isinstance(response, str):
+        elif isinstance(response, Sequence):
             for value in response:
-                if self._is_message(value):
+                if isinstance(value, BaseMessage):
                     self._emit(meta, value, dedupe=True)
         else:
             for value in _state_values(response):
-                if self._is_message(value):
+                if isinstance(value, BaseMessage):
                     self._emit(meta, value, dedupe=True)
-                elif isinstance(value, Sequence) and not isinstance(value, str):
+                elif isinstance(value, Sequence):
                     for item in value:
-                        if self._is_message(item):
+                        if isinstance(item, BaseMessage):
                             self._emit(meta, item, dedupe=True)
 
     # --8<-- [end:find_and_emit_messages]
@@ -568,23 +572,28 @@ class StreamMessagesHandler:
     def on_node_start(self, task: PregelExecutableTask) -> None:
         """Messages already in the node's input are not news (``on_chain_start``, l.215)."""
         for value in _state_values(task.input):
-            if self._is_message(value):
+            if isinstance(value, BaseMessage):
                 if value.id is not None:
                     self.seen.add(value.id)
             elif isinstance(value, Sequence) and not isinstance(value, str):
                 for item in value:
-                    if self._is_message(item) and item.id is not None:
-                        self.seen.add(item.id)
+                    if isinstance(item, BaseMessage):
+                        if item.id is not None:
+                            self.seen.add(item.id)
 
     def on_node_end(self, task: PregelExecutableTask, response: Any) -> None:
         """Messages the node returned, also inside ``Command.update`` (``on_chain_end``, l.245)."""
         meta = task.config["metadata"]
-        commands = [response] if isinstance(response, Command) else response
-        if isinstance(commands, Sequence) and any(isinstance(v, Command) for v in commands):
-            for value in commands:
-                self._find_and_emit_messages(
-                    meta, value.update if isinstance(value, Command) else value
-                )
+        if isinstance(response, Command):
+            self._find_and_emit_messages(meta, response.update)
+        elif isinstance(response, Sequence) and any(
+            isinstance(value, Command) for value in response
+        ):
+            for value in response:
+                if isinstance(value, Command):
+                    self._find_and_emit_messages(meta, value.update)
+                else:
+                    self._find_and_emit_messages(meta, value)
         else:
             self._find_and_emit_messages(meta, response)
 

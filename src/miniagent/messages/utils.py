@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
+from enum import Enum
 from typing import Annotated, Any, Optional, Union
 
 from pydantic import Discriminator, Field, Tag
@@ -73,12 +74,19 @@ MessageLikeRepresentation = Union[
 """Everything ``convert_to_messages`` accepts for one message (utils.py:596)."""
 
 
-def _coercion_error(message: str) -> str:
+class ErrorCode(Enum):
+    """langchain-core's troubleshooting pages (langchain_core/exceptions.py:190), the one the
+    message coercion points to (langgraph's own codes are ``miniagent.errors.ErrorCode``)."""
+
+    MESSAGE_COERCION_FAILURE = "MESSAGE_COERCION_FAILURE"
+
+
+def create_message(*, message: str, error_code: ErrorCode) -> str:
     """Append langchain-core's troubleshooting line (langchain_core/exceptions.py:202)."""
     return (
         f"{message}\n"
         "For troubleshooting, visit: https://docs.langchain.com/oss/python/langchain"
-        "/errors/MESSAGE_COERCION_FAILURE "
+        f"/errors/{error_code.value} "
     )
 
 
@@ -144,12 +152,12 @@ def _create_message_from_message_type(
         return ToolMessage(content=content, artifact=artifact, **kwargs)
     if message_type == "remove":
         return RemoveMessage(**kwargs)
-    raise ValueError(
-        _coercion_error(
-            f"Unexpected message type: '{message_type}'. Use one of 'human',"
-            f" 'user', 'ai', 'assistant', 'function', 'tool', 'system', or 'developer'."
-        )
+    msg = (
+        f"Unexpected message type: '{message_type}'. Use one of 'human',"
+        f" 'user', 'ai', 'assistant', 'function', 'tool', 'system', or 'developer'."
     )
+    msg = create_message(message=msg, error_code=ErrorCode.MESSAGE_COERCION_FAILURE)
+    raise ValueError(msg)
 
 
 # The class names a serialized {"lc": 1, "type": "constructor", ...} envelope may carry
@@ -177,18 +185,18 @@ def _convert_to_message(message: MessageLikeRepresentation) -> BaseMessage:
     ``{"role": "tool", "content": "42", "tool_call_id": "c1"}`` -> ``ToolMessage``.
     """
     if isinstance(message, BaseMessage):
-        return message
-    if isinstance(message, str):
-        return _create_message_from_message_type("human", message)
-    if isinstance(message, Sequence):
-        try:
-            message_type_str, template = message
-        except ValueError as e:
-            raise NotImplementedError(
-                "Message as a sequence must be (role string, template)"
-            ) from e
-        return _create_message_from_message_type(message_type_str, template)
-    if isinstance(message, dict):
+        message_ = message
+    elif isinstance(message, Sequence):
+        if isinstance(message, str):
+            message_ = _create_message_from_message_type("human", message)
+        else:
+            try:
+                message_type_str, template = message
+            except ValueError as e:
+                msg = "Message as a sequence must be (role string, template)"
+                raise NotImplementedError(msg) from e
+            message_ = _create_message_from_message_type(message_type_str, template)
+    elif isinstance(message, dict):
         if (  # the serialized envelope of a message object
             message.get("lc") == 1
             and message.get("type") == "constructor"
@@ -207,13 +215,16 @@ def _convert_to_message(message: MessageLikeRepresentation) -> BaseMessage:
                 msg_type = msg_kwargs.pop("type")
             msg_content = msg_kwargs.pop("content") or ""  # None content becomes ""
         except KeyError as e:
-            raise ValueError(
-                _coercion_error(
-                    f"Message dict must contain 'role' and 'content' keys, got {message}"
-                )
-            ) from e
-        return _create_message_from_message_type(msg_type, msg_content, **msg_kwargs)
-    raise NotImplementedError(_coercion_error(f"Unsupported message type: {type(message)}"))
+            msg = f"Message dict must contain 'role' and 'content' keys, got {message}"
+            msg = create_message(message=msg, error_code=ErrorCode.MESSAGE_COERCION_FAILURE)
+            raise ValueError(msg) from e
+        message_ = _create_message_from_message_type(msg_type, msg_content, **msg_kwargs)
+    else:
+        msg = f"Unsupported message type: {type(message)}"
+        msg = create_message(message=msg, error_code=ErrorCode.MESSAGE_COERCION_FAILURE)
+        raise NotImplementedError(msg)
+
+    return message_
 
 
 # --8<-- [end:convert_to_message]

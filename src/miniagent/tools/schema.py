@@ -26,6 +26,9 @@ FILTERED_ARGS = ("run_manager", "callbacks")
 """Parameters never shown to the model (tools/base.py:75): langchain's callback plumbing."""
 
 
+_MIN_DOCSTRING_BLOCKS = 2  # a summary, then at least one more block (utils/function_calling.py:732)
+
+
 # --8<-- [start:parse_google_docstring]
 def _parse_google_docstring(
     docstring: str | None, args: list[str], *, error_on_invalid_docstring: bool = False
@@ -37,17 +40,21 @@ def _parse_google_docstring(
     ``name (type): text`` starts an argument and deeper-indented lines continue it.
     """
     if docstring:
-        blocks = docstring.split("\n\n")
+        docstring_blocks = docstring.split("\n\n")
         if error_on_invalid_docstring:
-            documentable = {
-                a for a in args if a not in {"run_manager", "callbacks", "runtime", "return"}
+            filtered_annotations = {
+                arg for arg in args if arg not in {"run_manager", "callbacks", "runtime", "return"}
             }
-            if documentable and (
-                len(blocks) < 2 or not any(block.startswith("Args:") for block in blocks[1:])
+            if filtered_annotations and (
+                len(docstring_blocks) < _MIN_DOCSTRING_BLOCKS
+                or not any(block.startswith("Args:") for block in docstring_blocks[1:])
             ):
-                raise ValueError("Found invalid Google-Style docstring.")
-        descriptors, args_block, past_descriptors = [], None, False
-        for block in blocks:
+                msg = "Found invalid Google-Style docstring."
+                raise ValueError(msg)
+        descriptors = []
+        args_block = None
+        past_descriptors = False
+        for block in docstring_blocks:
             if block.startswith("Args:"):
                 args_block = block
                 break
@@ -55,31 +62,37 @@ def _parse_google_docstring(
                 past_descriptors = True  # don't break: Args may come after
             elif not past_descriptors:
                 descriptors.append(block)
+            else:
+                continue
         description = " ".join(descriptors).strip()
     else:
         if error_on_invalid_docstring:
-            raise ValueError("Found invalid Google-Style docstring.")
-        description, args_block = "", None
-
+            msg = "Found invalid Google-Style docstring."
+            raise ValueError(msg)
+        description = ""
+        args_block = None
     arg_descriptions: dict[str, str] = {}
-    arg, arg_indent = None, None
-    for line in args_block.split("\n")[1:] if args_block else []:
-        if not line.strip():
-            continue
-        indent = len(line) - len(line.lstrip())
-        if arg_indent is None and ":" in line:
-            arg_indent = indent  # the indentation of argument names, latched once
-        if arg is not None and arg_indent is not None and indent > arg_indent:
-            arg_descriptions[arg] += " " + line.strip()
-        elif ":" in line:
-            arg, desc = line.split(":", maxsplit=1)
-            arg = arg.strip()
-            name, _, annotation = arg.partition(" ")
-            if annotation.startswith("(") and annotation.endswith(")"):
-                arg = name  # "city (str): ..." documents "city"
-            arg_descriptions[arg] = desc.strip()
-        elif arg:
-            arg_descriptions[arg] += " " + line.strip()
+    if args_block:
+        arg: str | None = None
+        arg_indent: int | None = None  # the indentation of argument names, latched once
+        for line in args_block.split("\n")[1:]:
+            if not line.strip():
+                continue
+            current_indent = len(line) - len(line.lstrip())
+            if arg_indent is None and ":" in line:
+                arg_indent = current_indent
+            is_continuation = arg_indent is not None and current_indent > arg_indent
+            if arg is not None and is_continuation:
+                arg_descriptions[arg] += " " + line.strip()
+            elif ":" in line:
+                arg, desc = line.split(":", maxsplit=1)
+                arg = arg.strip()
+                arg_name, _, annotations_ = arg.partition(" ")
+                if annotations_.startswith("(") and annotations_.endswith(")"):
+                    arg = arg_name  # "city (str): ..." documents "city"
+                arg_descriptions[arg] = desc.strip()
+            elif arg:
+                arg_descriptions[arg] += " " + line.strip()
     return description, arg_descriptions
 
 
@@ -100,6 +113,31 @@ def _get_annotation_description(arg_type: Any) -> str | None:
     return None
 
 
+def _parse_python_function_docstring(
+    function: Callable[..., Any],
+    annotations: dict[str, Any],
+    *,
+    error_on_invalid_docstring: bool = False,
+) -> tuple[str, dict[str, str]]:
+    """``_parse_google_docstring`` of ``inspect.getdoc(function)`` (tools/base.py:127)."""
+    docstring = inspect.getdoc(function)
+    return _parse_google_docstring(
+        docstring,
+        list(annotations),
+        error_on_invalid_docstring=error_on_invalid_docstring,
+    )
+
+
+def _validate_docstring_args_against_annotations(
+    arg_descriptions: dict[str, str], annotations: dict[str, Any]
+) -> None:
+    """Every argument the docstring describes must be a parameter (tools/base.py:153)."""
+    for docstring_arg in arg_descriptions:
+        if docstring_arg not in annotations:
+            msg = f"Arg {docstring_arg} in docstring not found in function signature."
+            raise ValueError(msg)
+
+
 # --8<-- [start:infer_arg_descriptions]
 def _infer_arg_descriptions(
     fn: Callable[..., Any],
@@ -113,20 +151,18 @@ def _infer_arg_descriptions(
     """
     annotations = get_type_hints(fn, include_extras=True)
     if parse_docstring:
-        description, arg_descriptions = _parse_google_docstring(
-            inspect.getdoc(fn),
-            list(annotations),
-            error_on_invalid_docstring=error_on_invalid_docstring,
+        description, arg_descriptions = _parse_python_function_docstring(
+            fn, annotations, error_on_invalid_docstring=error_on_invalid_docstring
         )
-        for docstring_arg in arg_descriptions:  # tools/base.py:153
-            if docstring_arg not in annotations:
-                raise ValueError(
-                    f"Arg {docstring_arg} in docstring not found in function signature."
-                )
     else:
-        description, arg_descriptions = inspect.getdoc(fn) or "", {}
+        description = inspect.getdoc(fn) or ""
+        arg_descriptions = {}
+    if parse_docstring:
+        _validate_docstring_args_against_annotations(arg_descriptions, annotations)
     for arg, arg_type in annotations.items():
-        if arg not in arg_descriptions and (desc := _get_annotation_description(arg_type)):
+        if arg in arg_descriptions:
+            continue
+        if desc := _get_annotation_description(arg_type):
             arg_descriptions[arg] = desc
     return description, arg_descriptions
 

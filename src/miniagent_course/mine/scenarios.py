@@ -258,6 +258,18 @@ def bad_arguments_fed_back(lib: Any) -> Any:
     return _run(lib.create_react_agent(model, [_tools(lib)["add"]]), _hi())
 
 
+def streamed(key: str) -> Callable[[Any], Any]:
+    """What a client of ``stream_mode="messages"`` sees in Day 12's run ``key``: one
+    ``[node, type, id, content]`` row per message it is sent."""
+
+    def scenario(lib: Any) -> Any:
+        from miniagent_course.grading.inner.day12 import client_view
+
+        return client_view(lib, key)
+
+    return scenario
+
+
 # name -> (the function, the days whose functions it exercises)
 SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     "one tool round": (one_tool_round, ("day00", "day01", "day07", "day08", "day09")),
@@ -295,4 +307,11 @@ SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     "handle_tool_errors as a typed handler": (tool_error_policy("typed"), ("day01", "day11")),
     "handle_tool_errors as a tuple that misses": (tool_error_policy("tuple"), ("day11",)),
     "bad arguments, the default policy": (bad_arguments_fed_back, ("day01", "day11")),
+    "messages stream: a tool round": (streamed("tool_round"), ("day01", "day08", "day12")),
+    "messages stream: the soft landing": (streamed("sorry"), ("day08", "day09", "day12")),
+    "messages stream: a hook rewrites the history": (
+        streamed("hook_rewrites"),
+        ("day01", "day07", "day12"),
+    ),
+    "messages stream: a tool returns a Command": (streamed("command_tool"), ("day01", "day12")),
 }

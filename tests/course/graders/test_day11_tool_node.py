@@ -31,6 +31,7 @@ from miniagent.prebuilt.tool_node import (
 from miniagent.runtime import Runtime
 from miniagent.testing import FakeToolCallingModel, message_trace
 from miniagent.tools import tool
+from miniagent_course.grading.course import not_started_in
 from miniagent_course.grading.inner.day11 import CASES, OUTCOMES, observe, run_case
 from miniagent_course.sides import mini
 
@@ -39,12 +40,20 @@ UNEXPECTED = (
 )
 
 
+def raised(error: BaseException) -> tuple[str, str, str]:
+    """``("raises", type name, message)``; a function not started yet stays NotStarted."""
+    not_started = not_started_in(error)
+    if not_started is not None:
+        raise not_started
+    return ("raises", type(error).__name__, str(error))
+
+
 def outcome(call) -> tuple[str, Any]:
     """``("returns", value)`` or ``("raises", type name, message)``: comparable plain data."""
     try:
         return ("returns", call())
     except Exception as error:
-        return ("raises", type(error).__name__, str(error))
+        return raised(error)
 
 
 def invocation_error() -> ToolInvocationError:
@@ -312,11 +321,17 @@ def test_what_upstream_cannot_read_raises_as_upstream_does(impl, label, handler,
 def written(result: Any) -> Any:
     """A ToolMessage or an exception, as comparable data."""
     if isinstance(result, Exception):
-        return ("raises", type(result).__name__, str(result))
+        return raised(result)
     return ("message", result.content, result.status, result.name, result.tool_call_id)
 
 
-@pytest.mark.parametrize("key", list(CASES))
+# The cases in which the node asks the policy functions (not an unknown name, not a tool that
+# handles its own error, not a policy that has already said no: False, a tuple that misses).
+ASKED = [key for key in CASES if CASES[key][0] not in (False, "(TypeError,)")]
+ASKED = [key for key in ASKED if CASES[key][1] not in ("unknown", "self_handled")]
+
+
+@pytest.mark.parametrize("key", ASKED)
 def test_tool_node_writes_what_it_writes_with_miniagents_functions(impl, key, monkeypatch):
     expected = written(run_case(mini(), key))
     impl.swap_in(monkeypatch)
@@ -358,7 +373,7 @@ FLAGS = {
     "True": True,
     "a str": "Try again.",
     "(ValueError, KeyError)": (ValueError, KeyError),
-    "KeyError": KeyError,
+    "ValueError": ValueError,
     "handler(e: ValueError | KeyError)": new_union,
     "handler(e: Union[ValueError, TypeError])": old_union,
     "handler(self, e: KeyError)": function_with_self,
@@ -396,7 +411,7 @@ def agent_run(flag: Any) -> Any:
 
 
 @pytest.mark.parametrize(
-    "label", ["True", "a str", "handler(e: ValueError | KeyError)", "KeyError"]
+    "label", ["True", "a str", "handler(e: ValueError | KeyError)", "ValueError"]
 )
 def test_your_functions_inside_an_agent(impl, label, monkeypatch):
     expected = agent_run(FLAGS[label])

@@ -92,6 +92,17 @@ def test_your_tool_error_text_is_the_tool_nodes_and_a_wrong_one_is_named(workspa
     assert wrong.failed == {"handle_tool_errors=True": ["day11"]}
 
 
+FORGETS_SENT_IDS = ("self.seen.add(message.id)", "pass")
+
+
+def test_your_stream_handler_streams_your_agent_and_a_wrong_one_is_named(workspace):
+    with _solved(workspace, day12=FORGETS_SENT_IDS):
+        wrong = check(workspace)
+    assert "_emit" in wrong.yours.functions["day12"]  # methods of StreamMessagesHandler
+    assert "messages stream: a tool round" in wrong.failed
+    assert all(days == ["day12"] for days in wrong.failed.values())
+
+
 APPEND_ON_KNOWN_ID = ("merged[existing_idx] = m", "merged.append(m)")
 
 

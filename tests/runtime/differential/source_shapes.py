@@ -67,10 +67,24 @@ MODULES = {
     "miniagent.agents.factory": "langchain.agents.factory",
     "miniagent.agents.middleware.types": "langchain.agents.middleware.types",
     "miniagent.agents.structured_output": "langchain.agents.structured_output",
+    "miniagent.messages.utils": "langchain_core.messages.utils",
+    "miniagent.tools.schema": "langchain_core.tools.base",
+    "miniagent.tools.function_calling": "langchain_core.utils.function_calling",
+    "miniagent.openai.chat_models.base": "langchain_openai.chat_models.base",
     **{
         f"miniagent.agents.middleware.{name}": f"langchain.agents.middleware.{name}"
         for name in BUILT_INS
     },
+}
+# A miniagent module that gathers what upstream spreads over several files: its top-level names
+# (a function, or a class with its methods) whose twin is in another upstream module than
+# MODULES says.
+DEFINED_IN = {
+    "miniagent.graph.pregel": {
+        "StreamMessagesHandler": "langgraph.pregel._messages",
+        "_state_values": "langgraph.pregel._messages",
+    },
+    "miniagent.tools.schema": {"_parse_google_docstring": "langchain_core.utils.function_calling"},
 }
 # Files compared function by function in full: each function needs an upstream namesake.
 WHOLE_FILES = (
@@ -234,6 +248,7 @@ class Target:
     upstream_module: str  # "" when MODULES has no twin for `module`
     upstream_qualname: str
     why: str  # "course/days/day08-call-model.md", "graded day08 (make_call_model)", "whole file"
+    no_twin: str = ""  # course tooling: why it has no upstream twin (then it is not compared)
 
     @property
     def key(self) -> str:
@@ -249,8 +264,29 @@ class Fragment:
     statements: tuple[ast.stmt, ...]
 
 
-def _target(module: str, qualname: str, why: str) -> Target:
-    return Target(module, qualname, MODULES.get(module, ""), qualname, why)
+def upstream_module_of(module: str, qualname: str) -> str:
+    """The upstream module that holds the twin of ``module:qualname`` ("" if MODULES has none)."""
+    top = qualname.partition(".")[0]
+    return DEFINED_IN.get(module, {}).get(top) or MODULES.get(module, "")
+
+
+def mini_module_of(upstream_module: str, upstream_qualname: str) -> str:
+    """The miniagent module that holds the twin of an upstream function ("" if none)."""
+    top = upstream_qualname.partition(".")[0]
+    for module, names in DEFINED_IN.items():
+        if names.get(top) == upstream_module:
+            return module
+    return next((m for m, up in MODULES.items() if up == upstream_module), "")
+
+
+def is_course_tooling(module: str) -> bool:
+    """Not ``src/miniagent``, which holds only modules with an upstream twin (ARCHITECTURE.md):
+    the course's own code (``miniagent_course``: grading, site, stubs)."""
+    return module.partition(".")[0] != "miniagent"
+
+
+def _target(module: str, qualname: str, why: str, no_twin: str = "") -> Target:
+    return Target(module, qualname, upstream_module_of(module, qualname), qualname, why, no_twin)
 
 
 def lesson_specs(text: str) -> list[str]:
@@ -273,38 +309,75 @@ def section_functions(spec: str, root: Path = ROOT) -> tuple[str, list[str], lis
     return module_of(rel), inside, statements
 
 
+SHOWN_COURSE_CODE = "course tooling shown on a page: the course's own code (no upstream twin)"
+
+
 def lesson_targets(root: Path = ROOT) -> tuple[list[Target], list[Fragment]]:
-    """What the lesson pages (``course/days/*.md``) show of ``src/``."""
+    """What the lesson pages (``course/days/*.md``) show of ``src/``.
+
+    A section of the course tooling (Day 03's ``loop_graph``, the learner's loop as a graph) is
+    the course's own code: its functions come back with ``no_twin`` set, and its fragments are
+    not compared.
+    """
     targets: list[Target] = []
     fragments: list[Fragment] = []
     for page in sorted((root / "course" / "days").glob("*.md")):
         rel_page = page.relative_to(root).as_posix()
         for spec in lesson_specs(page.read_text(encoding="utf-8")):
             module, inside, statements = section_functions(spec, root)
-            targets += [_target(module, q, rel_page) for q in inside]
-            if statements:
+            no_twin = SHOWN_COURSE_CODE if is_course_tooling(module) else ""
+            targets += [_target(module, q, rel_page, no_twin) for q in inside]
+            if statements and not no_twin:
                 fragments.append(Fragment(spec.strip(), rel_page, tuple(statements)))
     return targets, fragments
+
+
+def _is_closure(module: str, qualname: str) -> bool:
+    """Whether upstream defines ``module:qualname`` inside a function (``create_react_agent``'s
+    ``call_model``), out of a grader's reach but through the closure (grading/closures.py)."""
+    parent = qualname.rpartition(".")[0]
+    found = symbols(upstream_path(module)).get(parent) if parent else None
+    return found is not None and found.kind == "def"
+
+
+def _is_alias(module: str, qualname: str, root: Path) -> bool:
+    """Whether the course module binds ``qualname`` to a runtime function rather than defining
+    it (Day 01's ``add_messages = closure_vars(_message.add_messages)["func"]``)."""
+    path = root / "src" / (module.replace(".", "/") + ".py")
+    found = symbols(path).get(qualname) if path.is_file() else None
+    return found is not None and found.kind == "assign"
 
 
 def graded_targets(root: Path = ROOT) -> list[Target]:
     """course.toml's graded functions: the miniagent twin of each ``upstream`` function.
 
-    A reference in ``src/miniagent`` is that function. A reference in the course tooling (an
-    inner function of ``create_react_agent``, rebuilt from the real one) stands for the miniagent
-    function with upstream's qualname, in the module that mirrors upstream's.
+    A reference in ``src/miniagent`` is that function. A reference in the course tooling stands
+    for the miniagent function with upstream's qualname, in the module that mirrors upstream's,
+    when it is that function: an inner function of ``create_react_agent``, rebuilt from the real
+    one, or a name bound to the runtime's function. Any other course function is the learner's
+    own code, with ``no_twin`` saying so: the day's judgment part (predict / grader / extend:
+    its ``upstream`` names what it is about) or a function upstream has no counterpart of (Day
+    03's ``run_loop``: upstream builds the loop as a graph).
     """
-    mini_of = {up: mini for mini, up in MODULES.items()}
     out = []
     for exercise in load_course(root, lang="en").exercises:
+        judgment = exercise.judgment
         for fn in exercise.functions:
             up_module, _, up_qualname = fn.upstream.partition(":")
             ref_module, _, ref_qualname = fn.reference.partition(":")
-            module, qualname = ref_module, ref_qualname
-            if not ref_module.startswith("miniagent."):
-                module, qualname = mini_of.get(up_module, f"(none for {up_module})"), up_qualname
+            module, qualname, no_twin = ref_module, ref_qualname, ""
+            if is_course_tooling(ref_module):
+                if judgment is not None and fn.name == judgment.function:
+                    no_twin = f"the judgment part ({judgment.kind}): about {fn.upstream}, no twin"
+                elif _is_closure(up_module, up_qualname) or _is_alias(
+                    ref_module, ref_qualname, root
+                ):
+                    module = mini_module_of(up_module, up_qualname) or f"(none for {up_module})"
+                    qualname = up_qualname
+                else:
+                    no_twin = f"the learner's own code: upstream has no {ref_qualname}"
             why = f"graded {exercise.id} ({fn.name})"
-            out.append(Target(module, qualname, up_module, up_qualname, why))
+            out.append(Target(module, qualname, up_module, up_qualname, why, no_twin))
     return out
 
 
@@ -320,39 +393,58 @@ def scope_targets() -> list[Target]:
     return out
 
 
-def all_targets() -> tuple[dict[str, Target], dict[str, Fragment]]:
-    """Every compared function and every lesson fragment, by key (with all reasons)."""
+def all_targets() -> tuple[dict[str, Target], dict[str, Fragment], dict[str, Target]]:
+    """Every compared function and every lesson fragment, by key (with all reasons), and the
+    course tooling's functions that have no upstream twin (not compared)."""
     lessons, fragments = lesson_targets()
     targets: dict[str, Target] = {}
-    for t in [*lessons, *graded_targets(), *scope_targets()]:
-        known = targets.get(t.key)
+    untwinned: dict[str, Target] = {}
+    # graded first: course.toml names the twin (``on_node_start`` -> ``on_chain_start``)
+    for t in [*graded_targets(), *lessons, *scope_targets()]:
+        into = untwinned if t.no_twin else targets
+        known = into.get(t.key)
         if known is None:
-            targets[t.key] = t
+            into[t.key] = t
         elif t.why not in known.why.split("; "):
-            targets[t.key] = replace(known, why=f"{known.why}; {t.why}")
-    return targets, {f.spec: f for f in fragments}
+            into[t.key] = replace(known, why=f"{known.why}; {t.why}")
+    return targets, {f.spec: f for f in fragments}, untwinned
 
 
 # --- comparing ------------------------------------------------------------------------------
 
 
-def compare(target: Target) -> str | None:
-    """None when the two functions have the same code, else what differs, readably."""
+@dataclass(frozen=True)
+class Problem:
+    """Why a function is not its upstream twin's code, readably."""
+
+    text: str
+    # the code differs, or upstream has no namesake: an omitted upstream feature may explain it
+    # (EXPECTED_DIFFERENCES); not so for a function or upstream file that cannot be found
+    of_code: bool = False
+
+
+def compare(target: Target) -> Problem | None:
+    """None when the two functions have the same code, else what differs."""
     where = f"{target.key} ({target.why})"
     mini_file = mini_path(target.module)
     mini = functions(mini_file).get(target.qualname) if mini_file.is_file() else None
     if mini is None:
-        return f"{where}: no such function in src/"
+        return Problem(f"{where}: no such function in src/")
     if not target.upstream_module:
-        return f"{where}: {target.module} has no upstream module in MODULES (ARCHITECTURE.md)"
-    upstream = functions(upstream_path(target.upstream_module)).get(target.upstream_qualname)
+        return Problem(f"{where}: {target.module} has no upstream module in MODULES")
+    try:
+        upstream_file = upstream_path(target.upstream_module)
+    except ValueError as e:  # CitationError, UpstreamMissing: not a file of a pinned package
+        return Problem(f"{where}: {e}")
+    upstream = functions(upstream_file).get(target.upstream_qualname)
     if upstream is None:
-        return f"{where}: upstream {target.upstream_module} has no {target.upstream_qualname}"
+        up = f"{target.upstream_module} has no {target.upstream_qualname}"
+        return Problem(f"{where}: upstream {up}", of_code=True)
     a, b = shape(mini), shape(upstream)
     if same(a, b):
         return None
     up = f"{target.upstream_module}:{target.upstream_qualname}"
-    return f"{where} differs from upstream:\n{diff(a, b, target.key, up)}"
+    return Problem(f"{where} differs from upstream:\n{diff(a, b, target.key, up)}", of_code=True)
 
 
 @functools.cache

@@ -180,15 +180,24 @@ def build(lib: SimpleNamespace, key: str) -> tuple[Any, dict[str, Any]]:
     return agent, inputs
 
 
-def seen(lib: SimpleNamespace, key: str, convert: Any = None) -> list[list[Any]]:
+def converter(lib: SimpleNamespace) -> Any:
+    """The side's ``_convert_message_to_dict``: miniagent's, or langchain-openai's."""
+    if lib.name == "miniagent":
+        from miniagent.openai.chat_models import base
+    else:
+        from langchain_openai.chat_models import base
+    return base._convert_message_to_dict
+
+
+def seen(lib: SimpleNamespace, key: str) -> list[list[Any]]:
     """Run the setup once; the first model call's payload ``messages`` as ``[role, content]``.
 
-    On miniagent the payload is the tracer's (``PayloadTracer``, miniagent's ``ChatOpenAI``
-    payload builder). ``convert`` (upstream: langchain-openai's ``_convert_message_to_dict``)
-    converts the messages a callback saw instead, for a side the tracer cannot read.
+    On miniagent the payload is the tracer's (``PayloadTracer``: the payload builder of
+    miniagent's ``ChatOpenAI``). Upstream, a callback keeps the messages the model was given
+    and langchain-openai's converter turns them into the payload's dicts.
     """
     agent, inputs = build(lib, key)
-    if convert is None:
+    if lib.name == "miniagent":
         from miniagent_course.tracer import PayloadTracer
 
         tracer = PayloadTracer(model="fake")
@@ -204,7 +213,7 @@ def seen(lib: SimpleNamespace, key: str, convert: Any = None) -> list[list[Any]]
                 calls.append(list(messages[0]))
 
         agent.invoke(inputs, {"callbacks": [Recorder()]})
-        rows = [convert(m) for m in calls[0]]
+        rows = [converter(lib)(m) for m in calls[0]]
     return [[row["role"], row["content"]] for row in rows]
 
 
@@ -235,9 +244,7 @@ def record() -> dict[str, Any]:
     side = upstream()
     if side is None:
         raise RuntimeError('recording needs the upstream packages: pip install -e ".[upstream]"')
-    from langchain_openai.chat_models.base import _convert_message_to_dict
-
-    return {key: as_data(_convert_message_to_dict(message(side, key))) for key in CASES}
+    return {key: as_data(converter(side)(message(side, key))) for key in CASES}
 
 
 if __name__ == "__main__":
