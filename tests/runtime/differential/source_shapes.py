@@ -15,6 +15,14 @@ Which functions are compared:
   a longer one, is a *fragment*: each of its statements must be a statement of the upstream
   module); and every graded function of ``course.toml`` (``reference`` -> ``upstream``).
 
+The course tooling (``src/miniagent_course``) is the course's own code, not a miniature of
+upstream: a function of it that a page shows (Day 03's ``loop_graph``) or that is graded without
+being a runtime function (the learner's ``run_loop``, a day's judgment part such as
+``predictions``) has no upstream twin and is not compared (``Target.no_twin`` says why). A graded
+course function that *is* a runtime function -- an inner function of ``create_react_agent``
+rebuilt from the real one, or a name bound to the runtime's function -- is compared as that
+function.
+
 The sections are resolved by the site's own code (``miniagent_course.site.fences.mini_excerpt``)
 and qualnames by its symbol table (``miniagent_course.site.upstream.symbols``), so this test
 compares what the site shows.
@@ -431,7 +439,9 @@ def compare(target: Target) -> Problem | None:
     if mini is None:
         return Problem(f"{where}: no such function in src/")
     if not target.upstream_module:
-        return Problem(f"{where}: {target.module} has no upstream module in MODULES")
+        return Problem(
+            f"{where}: {target.module} has no upstream module in MODULES (ARCHITECTURE.md)"
+        )
     try:
         upstream_file = upstream_path(target.upstream_module)
     except ValueError as e:  # CitationError, UpstreamMissing: not a file of a pinned package

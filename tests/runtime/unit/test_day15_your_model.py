@@ -1,0 +1,61 @@
+"""The capstone's "run it against your model" path, end to end against the loopback server.
+
+``day15.with_your_model`` builds the capstone on the model ``MINIAGENT_MODEL`` names, through
+``OPENAI_BASE_URL``, as a learner does with Ollama, vLLM, DeepSeek, Qwen or OpenAI; here the
+endpoint is the loopback Chat Completions server, scripted to look a customer up, create the order
+and answer with a ``WorkOrder``. The tracer must show exactly what the server received.
+"""
+
+import json
+
+import pytest
+from openai_loopback import LoopbackServer, Reply, completion
+
+from miniagent_course.grading.inner import day15
+
+ORDER = {"order_id": "WO-1", "customer_id": "C-1", "priority": "high", "escalated": False}
+CREATE = {"customer_id": "C-1", "title": "Pump leaks", "priority": "high"}
+
+
+def script() -> list[Reply]:
+    return [
+        Reply.json(completion(None, [("c1", "lookup_customer", '{"customer_id": "C-1"}')])),
+        Reply.json(completion(None, [("c2", "create_work_order", json.dumps(CREATE))])),
+        Reply.json(completion(None, [("c3", "WorkOrder", json.dumps(ORDER))])),
+    ]
+
+
+def test_the_capstone_runs_on_an_openai_compatible_endpoint(monkeypatch):
+    with LoopbackServer(script()) as server:
+        monkeypatch.setenv("MINIAGENT_MODEL", "openai:loop-model")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        out, tracer = day15.with_your_model("C-1 reports a leaking pump, high priority.")
+        bodies = server.bodies
+    assert out["structured_response"].model_dump() == ORDER
+    assert out["current_order"]["id"] == "WO-1"
+    assert len(bodies) == len(tracer.calls) == 3
+    # what the tracer shows is what went over the wire
+    assert [call.payload for call in tracer.calls] == bodies
+    first, last = bodies[0], bodies[-1]
+    assert first["model"] == "loop-model" and first["temperature"] == 0
+    assert [t["function"]["name"] for t in first["tools"]] == [
+        "lookup_customer",
+        "create_work_order",
+        "escalate",
+        "WorkOrder",
+    ]
+    assert first["messages"][0] == {
+        "role": "system",
+        "content": f"{day15.RULES}\nNo current order yet.",
+    }
+    # the dynamic prompt of the last call carries the order the tool saved into the state
+    assert last["messages"][0]["content"].endswith(
+        '"id": "WO-1", "priority": "high", "title": "Pump leaks"}'
+    )
+
+
+def test_without_a_named_model_it_says_what_to_set(monkeypatch):
+    monkeypatch.delenv("MINIAGENT_MODEL", raising=False)
+    with pytest.raises(RuntimeError, match="MINIAGENT_MODEL"):
+        day15.with_your_model("hi")
