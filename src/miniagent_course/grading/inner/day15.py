@@ -80,11 +80,23 @@ def _lib(lib: SimpleNamespace) -> SimpleNamespace:
         from langgraph.types import Command
 
         from miniagent_course.lab.upstream_fakes import ScriptedChatModel
-    return SimpleNamespace(**locals())
+    return SimpleNamespace(
+        create_agent=create_agent,
+        mw=mw,
+        ToolStrategy=ToolStrategy,
+        AIMessage=AIMessage,
+        ToolMessage=ToolMessage,
+        ToolRuntime=ToolRuntime,
+        ScriptedChatModel=ScriptedChatModel,
+        ToolException=ToolException,
+        tool=tool,
+        Command=Command,
+    )
 
 
 def state_schema(lib: SimpleNamespace) -> Any:
     """The agent's state: the messages, the current order, and the user's confirmation."""
+
     class WorkOrderState(_lib(lib).mw.AgentState):
         current_order: NotRequired[dict]
         confirmed: NotRequired[bool]
@@ -116,7 +128,11 @@ def work_order_tools(lib: SimpleNamespace) -> list[Any]:
     # the side's ToolRuntime (injected, hidden from the model); this module's annotations are
     # strings, so the real class is set before the schema is read
     create_work_order.__annotations__ = {
-        "customer_id": str, "title": str, "priority": str, "runtime": ns.ToolRuntime, "return": Any
+        "customer_id": str,
+        "title": str,
+        "priority": str,
+        "runtime": ns.ToolRuntime,
+        "return": Any,
     }
     create_work_order = ns.tool(create_work_order)
 
