@@ -57,7 +57,14 @@ def test_the_converter_does_not_change_the_message(impl):
     assert sent.model_dump() == before, "convert a copy of the content, never the message"
 
 
+def started(impl) -> None:
+    """Call the converter once outside the run: the tracer keeps a failure as text (it never
+    breaks a run), so a file not started must say so here."""
+    impl._convert_message_to_dict(HumanMessage("hi"))
+
+
 def test_your_converter_builds_the_payload_of_a_real_agent(impl, monkeypatch):
+    started(impl)
     impl.swap_in(monkeypatch)
     # No system message (create_agent puts its own first) and no invalid call (create_agent
     # answers those with a ToolMessage of its own before the model is called).
@@ -66,6 +73,7 @@ def test_your_converter_builds_the_payload_of_a_real_agent(impl, monkeypatch):
     agent = create_agent(LIB.ScriptedChatModel([LIB.AIMessage("ok")]), tools=[])
     tracer = PayloadTracer(model="fake")
     agent.invoke({"messages": history}, {"callbacks": [tracer]})
+    assert tracer.calls[0].payload_error is None, tracer.calls[0].payload_error
     sent = tracer.calls[0].payload["messages"]
     assert as_data(sent) == [RECORDED[key] for key in keys]
 
@@ -94,6 +102,7 @@ def test_prediction(impl, key):
 
 
 def test_a_human_message_reaches_the_payload_as_user(impl, monkeypatch):
+    started(impl)
     impl.swap_in(monkeypatch)
     tracer = PayloadTracer(model="fake")
     agent = create_agent(LIB.ScriptedChatModel([LIB.AIMessage("ok")]), tools=[])
