@@ -12,4 +12,5 @@ UPSTREAM_VERSIONS = {
     "langgraph-prebuilt": "1.1.3",
     "langchain": "1.5.2",
     "langchain-core": "1.8.3",
+    "langchain-openai": "1.7.4",
 }

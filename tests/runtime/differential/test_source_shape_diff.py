@@ -70,6 +70,10 @@ EXPECTED_DIFFERENCES = {
         "in helpers made of upstream's statements "
         "(test_factory_helper_is_made_of_upstream_statements)"
     ),
+    "miniagent.openai.chat_models.base:_convert_message_to_dict": (
+        "no Responses API (the `api=` parameter), no ChatMessage custom roles and no "
+        "FunctionMessage: the miniature speaks Chat Completions with the five message classes"
+    ),
     "miniagent.agents.factory:_is_openai_compatible_model": (
         "no langchain-openai: the OpenAI-compatible chat model is miniagent.openai's "
         "(miniagent.openai.chat_models.base)"

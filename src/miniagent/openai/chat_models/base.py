@@ -114,6 +114,8 @@ def _convert_message_to_dict(message: BaseMessage) -> dict:
         elif "function_call" in message.additional_kwargs:
             # OpenAI raises 400 if both function_call and tool_calls are present.
             message_dict["function_call"] = message.additional_kwargs["function_call"]
+        else:
+            pass
         # With tool calls, an empty content is sent as null, not "".
         if "function_call" in message_dict or "tool_calls" in message_dict:
             message_dict["content"] = message_dict["content"] or None
