@@ -464,6 +464,7 @@ def mine(course: Course, args: argparse.Namespace) -> int:
     """Your agent: which functions are yours, the demo run on it, and the scenarios it passes."""
     from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
     from miniagent_course.mine import SCENARIO_TIMEOUT, check, your_agent, your_functions
+    from miniagent_course.mine.scenarios import AGENT_SCENARIOS
 
     yours = your_functions(course)
     print(say("mine.title"))
@@ -489,7 +490,11 @@ def mine(course: Course, args: argparse.Namespace) -> int:
     print(say("mine.score", k=len(report.passed), n=report.total))
     for name, days in report.failed.items():
         print(say("mine.failed", scenario=name, days=", ".join(days)))
-    if not report.failed and not yours.not_started and not yours.broken:
+    agent_report = check(course, AGENT_SCENARIOS)
+    print(say("mine.agent_score", k=len(agent_report.passed), n=agent_report.total))
+    for name, days in agent_report.failed.items():
+        print(say("mine.failed", scenario=name, days=", ".join(days)))
+    if not report.failed and not agent_report.failed and not yours.not_started and not yours.broken:
         print(say("mine.all_yours"))
     from miniagent_course.mine.loop import check_loop
 
@@ -502,7 +507,7 @@ def mine(course: Course, args: argparse.Namespace) -> int:
         print(say("mine.loop_broken", day=loop.day, why=loop.why))
     elif loop is not None:
         print(say("mine.loop_not_started", day=loop.day))
-    return 0 if not report.failed and not (loop and loop.failed) else 1
+    return 0 if not report.failed and not agent_report.failed and not (loop and loop.failed) else 1
 
 
 # --- trace ---------------------------------------------------------------------------------------

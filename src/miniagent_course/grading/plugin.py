@@ -310,11 +310,20 @@ class GradingSession:
     def _your_agent(self) -> str:
         """One line: how the learner's own agent does on the recorded scenarios (``mine``)."""
         from miniagent_course.mine import check
+        from miniagent_course.mine.scenarios import AGENT_SCENARIOS
 
         assert self.course is not None
         report = check(self.course)
+        agent = check(self.course, AGENT_SCENARIOS)
         days = ", ".join(report.yours.functions) or say("table.agent_none")
-        return say("table.agent", days=days, k=len(report.passed), n=report.total)
+        return say(
+            "table.agent",
+            days=days,
+            k=len(report.passed),
+            n=report.total,
+            ak=len(agent.passed),
+            an=agent.total,
+        )
 
     def pytest_sessionfinish(self, exitstatus: int) -> None:
         if self.course is None or hasattr(self.config, "workerinput"):

@@ -31,7 +31,9 @@ from miniagent_course.grading.course import (
     reference_owner,
 )
 from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
-from miniagent_course.mine.scenarios import SCENARIOS
+from miniagent_course.mine.scenarios import AGENT_SCENARIOS, SCENARIOS
+
+ALL_SCENARIOS = {**SCENARIOS, **AGENT_SCENARIOS}
 
 RECORDED = Path(__file__).with_name("react.json")
 SCENARIO_TIMEOUT = 10.0  # seconds for one scenario: your code may loop
@@ -144,7 +146,7 @@ def _as_recorded(result: Any) -> Any:
 def _passes(name: str, functions: dict[str, dict[str, tuple[str, Callable[..., Any]]]]) -> bool:
     from miniagent_course.sides import mini
 
-    scenario, _ = SCENARIOS[name]
+    scenario, _ = ALL_SCENARIOS[name]
     with your_agent(functions) as create_react_agent:
         side = SimpleNamespace(**{**vars(mini()), "create_react_agent": create_react_agent})
         try:
@@ -169,11 +171,12 @@ class Report:
         return len(self.passed) + len(self.failed)
 
 
-def check(course: Course) -> Report:
-    """Run every scenario on your agent; name the days behind each failure."""
+def check(course: Course, scenarios: dict[str, Any] = SCENARIOS) -> Report:
+    """Run ``scenarios`` on your agent (``AGENT_SCENARIOS``: on your ``create_agent``); name the
+    days behind each failure."""
     yours = your_functions(course)
     passed, failed = [], {}
-    for name, (_, days) in SCENARIOS.items():
+    for name, (_, days) in scenarios.items():
         if _passes(name, yours.functions):
             passed.append(name)
             continue
@@ -196,4 +199,4 @@ def record() -> dict[str, Any]:
         raise RuntimeError('recording needs the upstream packages: pip install -e ".[upstream]"')
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return {name: _as_recorded(scenario(side)) for name, (scenario, _) in SCENARIOS.items()}
+        return {name: _as_recorded(run(side)) for name, (run, _) in ALL_SCENARIOS.items()}

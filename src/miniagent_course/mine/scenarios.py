@@ -315,3 +315,64 @@ SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     ),
     "messages stream: a tool returns a Command": (streamed("command_tool"), ("day01", "day12")),
 }
+
+
+# --- create_agent (Part III): the learner's Day 13 onion joins here -----------------------------
+
+
+def _layer(lib: Any, name: str, log: list[str]) -> Any:
+    """A ``wrap_model_call`` middleware that logs on the way in and on the way out."""
+
+    def wrap(request: Any, handler: Callable[[Any], Any]) -> Any:
+        log.append(f"{name}>")
+        response = handler(request)
+        log.append(f"<{name}")
+        return response
+
+    return lib.mw.wrap_model_call(wrap, name=name)
+
+
+def two_layers_around_the_model(lib: Any) -> Any:
+    log: list[str] = []
+    model = _model(lib, [_call("add", a=2, b=3)])
+    layers = [_layer(lib, "outer", log), _layer(lib, "inner", log)]
+    agent = lib.create_agent(model, [_tools(lib)["add"]], middleware=layers)
+    return {"messages": _run(agent, _hi()), "log": log}
+
+
+def a_layer_answers_without_the_model(lib: Any) -> Any:
+    log: list[str] = []
+
+    def cached(request: Any, handler: Callable[[Any], Any]) -> Any:
+        return lib.AIMessage("from the cache", id="cached-1")
+
+    layers = [_layer(lib, "outer", log), lib.mw.wrap_model_call(cached, name="cache")]
+    agent = lib.create_agent(_model(lib), [], middleware=layers)
+    return {"messages": _run(agent, _hi()), "log": log}
+
+
+def a_dynamic_prompt_and_a_trimming_layer(lib: Any) -> Any:
+    def prompt(request: Any) -> str:
+        return f"Be brief; {len(request.messages)} message(s) in the history."
+
+    def last_only(request: Any, handler: Callable[[Any], Any]) -> Any:
+        return handler(request.override(messages=request.messages[-1:]))
+
+    layers = [lib.mw.dynamic_prompt(prompt), lib.mw.wrap_model_call(last_only, name="trim")]
+    history = {"messages": [("user", "first"), ("ai", "ok"), ("user", "second")]}
+    agent = lib.create_agent(_model(lib), [], system_prompt="Static.", middleware=layers)
+    return _run(agent, history)
+
+
+# name -> (the function, the days whose functions it exercises): run on the learner's create_agent
+AGENT_SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
+    "create_agent: two layers around the model": (two_layers_around_the_model, ("day13",)),
+    "create_agent: a layer answers without the model": (
+        a_layer_answers_without_the_model,
+        ("day13",),
+    ),
+    "create_agent: a dynamic prompt and a trimming layer": (
+        a_dynamic_prompt_and_a_trimming_layer,
+        ("day13",),
+    ),
+}

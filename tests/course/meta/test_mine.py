@@ -14,7 +14,7 @@ from miniagent_course.grading.course import pristine_stub
 from miniagent_course.grading.inner.day03 import LOOP_SCRIPTS
 from miniagent_course.mine import check, loop, record, recorded
 from miniagent_course.mine.loop import check_loop
-from miniagent_course.mine.scenarios import SCENARIOS
+from miniagent_course.mine.scenarios import AGENT_SCENARIOS, SCENARIOS
 from miniagent_course.sides import mini
 
 from .conftest import solved_source
@@ -34,11 +34,11 @@ def test_the_recording_is_upstreams_own_result():
     assert record() == recorded(), "scenarios.py changed: python -m miniagent_course.mine"
 
 
-@pytest.mark.parametrize("name", list(SCENARIOS))
+@pytest.mark.parametrize("name", [*SCENARIOS, *AGENT_SCENARIOS])
 def test_miniagent_behaves_as_recorded(name):
     from miniagent_course.mine import _as_recorded
 
-    scenario, _ = SCENARIOS[name]
+    scenario, _ = {**SCENARIOS, **AGENT_SCENARIOS}[name]
     assert _as_recorded(scenario(mini())) == recorded()[name]
 
 
@@ -152,3 +152,18 @@ def test_your_loop_is_checked_apart_and_a_wrong_one_is_caught(workspace):
         "parallel_calls",
         "raises_beside_a_good_call",
     ]
+
+
+INNER_FIRST = (
+    "composed_handler = compose_two(handlers[-2], handlers[-1])",
+    "composed_handler = compose_two(handlers[-1], handlers[-2])",
+)
+
+
+def test_your_onion_builds_your_create_agent_and_a_wrong_one_is_named(workspace):
+    with _solved(workspace):
+        right = check(workspace, AGENT_SCENARIOS)
+    assert right.failed == {} and len(right.passed) == len(AGENT_SCENARIOS)
+    with _solved(workspace, day13=INNER_FIRST):
+        wrong = check(workspace, AGENT_SCENARIOS)
+    assert wrong.failed and all(days == ["day13"] for days in wrong.failed.values())
