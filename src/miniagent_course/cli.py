@@ -62,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace")  # old Windows consoles cannot print every symbol
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["open"]:
+        _lay_out_workspace(None)  # the README's install command ends here: exercises/ is ready
         return _open(argv[1:])  # its options belong to the site helper
     args = _parser().parse_args(argv)
     if args.command is None:
@@ -69,9 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         course = load_course(args.root)
-        created = ensure_workspace(course)
-        if created:
-            print(say("workspace.created", count=len(created), folder="exercises/"))
+        _lay_out_workspace(course)
         return COMMANDS[args.command](course, args)
     except (FileNotFoundError, KeyError) as error:
         print(error.args[0] if error.args else error, file=sys.stderr)
@@ -79,6 +78,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print()
         return 130
+
+
+def _lay_out_workspace(course: Course | None) -> None:
+    """Create any missing exercise file from its stub, and say so once."""
+    try:
+        course = course or load_course()
+    except FileNotFoundError:
+        return  # not in a course folder: the command says so itself
+    created = ensure_workspace(course)
+    if created:
+        print(say("workspace.created", count=len(created), folder="exercises/"))
 
 
 def _parser() -> argparse.ArgumentParser:
