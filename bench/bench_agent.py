@@ -19,6 +19,7 @@
 
     * ``miniagent``   -- ``miniagent.prebuilt.create_react_agent`` (v2);
     * ``react v2``    -- ``langgraph.prebuilt.create_react_agent`` (v2), the pinned upstream;
+    * ``mini create_agent`` -- ``miniagent.agents.create_agent``, no middleware (information);
     * ``create_agent``-- ``langchain.agents.create_agent``, no middleware (information);
     * ``bare loop``   -- hand-written ``model.invoke(history)``, ``tool.invoke(call)`` and two
       ``list.append``s per round trip, on miniagent's model and tool (information: the floor).
@@ -63,8 +64,8 @@ from typing import Any, Callable
 
 warnings.filterwarnings("ignore")
 
-REPS = {100: 15, 1000: 6}
-QUICK_REPS = {100: 3, 1000: 3}
+REPS = {10: 15, 100: 15, 1000: 6}
+QUICK_REPS = {10: 3, 100: 3, 1000: 3}
 ROUNDS = 3  # each (N, variant) runs this many blocks, in fresh interpreters, taking turns
 IMPORT_RUNS, QUICK_IMPORT_RUNS = 9, 5
 TARGETS = {"vs_react_100": 10.0, "import_ms": 60.0}
@@ -146,6 +147,13 @@ def build_mini(n: int) -> Agent:
     return create_react_agent(model, [noop], version="v2").invoke, model
 
 
+def build_mini_create_agent(n: int) -> Agent:
+    from miniagent.agents import create_agent
+
+    model = mini_model(n)
+    return create_agent(model, [noop]).invoke, model
+
+
 def build_bare(n: int) -> Agent:
     """The floor: the same model and tool calls, a list for the history, nothing else."""
     from miniagent.messages import HumanMessage
@@ -220,6 +228,7 @@ def build_create_agent(n: int) -> Agent:
 VARIANTS = {
     "miniagent": build_mini,
     "react v2": build_react,
+    "mini create_agent": build_mini_create_agent,
     "create_agent": build_create_agent,
     "bare loop": build_bare,
 }
@@ -422,13 +431,16 @@ def main(argv: list[str]) -> None:
         "\n(b) us per model+tool round trip (median); "
         + ("a new agent for every run (--fresh)" if fresh else "each agent built once per N")
     )
-    print(f"    {'N':>6} " + "".join(f"{name:>14}" for name in names) + f"{'react/mini':>12}")
+    head = "".join(f"{name:>18}" for name in names)
+    print(f"    {'N':>6} {head}{'react/mini':>12}{'agent/mini':>12}")
     table = per_round_trip(names, reps, fresh=fresh)
     for n, cells in table.items():
-        mini = cells["miniagent"]
-        line = "".join(f"{cells[name] * 1e6:14.1f}" for name in names)
-        ratio = cells["react v2"] / mini if "react v2" in cells else float("nan")
-        print(f"    {n:>6} {line}{ratio:11.1f}x")
+        line = "".join(f"{cells[name] * 1e6:18.1f}" for name in names)
+        ratios = [
+            cells[up] / cells[mine] if up in cells and mine in cells else float("nan")
+            for up, mine in (("react v2", "miniagent"), ("create_agent", "mini create_agent"))
+        ]
+        print(f"    {n:>6} {line}" + "".join(f"{r:11.1f}x" for r in ratios))
     if "react v2" in names:
         ratio = table[100]["react v2"] / table[100]["miniagent"]
         summary.append(row(

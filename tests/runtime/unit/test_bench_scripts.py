@@ -38,7 +38,7 @@ def _load(name: str) -> ModuleType:
 
 
 bench_agent = _load("bench_agent")
-MINI_VARIANTS = ["miniagent", "bare loop"]
+MINI_VARIANTS = ["miniagent", "mini create_agent", "bare loop"]
 UPSTREAM_VARIANTS = ["react v2", "create_agent"]
 
 
