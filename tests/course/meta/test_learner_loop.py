@@ -101,3 +101,23 @@ def test_broken_exercises_fail_once_per_day_and_never_break_the_package_tests(wo
     assert output.count("SyntaxError") == sources.count(BROKEN[1])
     assert "During handling of the above exception" not in output
     assert package.returncode == 0, package.stdout[-3000:]
+
+
+def test_an_endless_loop_inside_a_function_costs_one_timeout(workspace):
+    """The loop is in the learner's function, so it runs only when called: one grader times out,
+    the day's others are not run, and the agent line at the end leaves that day out."""
+    day00 = workspace.exercises[0]
+    path = workspace.root / day00.file
+    stub = path.read_text(encoding="utf-8")
+    looping = stub.replace(
+        f'    raise NotStarted("{day00.id}")', "    while True:\n        pass", 1
+    )
+    sources = [looping] + [
+        (workspace.root / e.file).read_text("utf-8") for e in workspace.exercises[1:]
+    ]
+    with _files(workspace, sources):
+        done = _pytest(workspace.root, "--grader-timeout=1")
+    output = done.stdout + done.stderr
+    row = next(line for line in output.splitlines() if line.startswith(f"  {day00.id}  "))
+    assert "failing 1 of" in row and "not run" in row, row
+    assert "your agent (your functions from: none yet)" in output
