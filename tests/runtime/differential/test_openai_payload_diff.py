@@ -4,7 +4,7 @@
   ``tool_choice``, ``parallel_tool_calls``, settings and call kwargs: equal JSON, same key order;
 * the reply (``_create_chat_result``) and its errors for the same JSON bodies;
 * streamed chunks and their sum for the same SSE chunks, and the request bodies on the wire,
-  through the ``openai`` SDK against a loopback server (``unit/openai_loopback.py``);
+  through the ``openai`` SDK against a loopback server (``miniagent_course/lab/loopback.py``);
 * ``bind_tools``' ``tool_choice`` spelling and errors, the invocation parameters the callbacks
   see, the missing-key error;
 * ``init_chat_model``: what ``"openai:<model>"`` builds, and the errors for other strings.
@@ -12,10 +12,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -30,16 +27,11 @@ from langchain_openai import ChatOpenAI as UpChatOpenAI  # noqa: E402
 from pydantic import BaseModel, Field  # noqa: E402
 
 import miniagent.messages as mini_messages  # noqa: E402
+import miniagent_course.lab.loopback as loop  # noqa: E402
 from miniagent.chat_models import init_chat_model as mini_init_chat_model  # noqa: E402
 from miniagent.openai import ChatOpenAI as MiniChatOpenAI  # noqa: E402
 from miniagent.testing import normalize_ids  # noqa: E402
 from miniagent.tools import tool as mini_tool  # noqa: E402
-
-_UNIT = Path(__file__).resolve().parents[1] / "unit" / "openai_loopback.py"
-_spec = importlib.util.spec_from_file_location("openai_loopback", _UNIT)
-loop = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("openai_loopback", loop)
-_spec.loader.exec_module(loop)
 
 MINI = SimpleNamespace(ChatOpenAI=MiniChatOpenAI, tool=mini_tool, m=mini_messages)
 UP = SimpleNamespace(ChatOpenAI=UpChatOpenAI, tool=up_tool, m=up_messages)

@@ -9,9 +9,9 @@ and answer with a ``WorkOrder``. The tracer must show exactly what the server re
 import json
 
 import pytest
-from openai_loopback import LoopbackServer, Reply, completion
 
 from miniagent_course.grading.inner import day15
+from miniagent_course.lab.loopback import LoopbackServer, Reply, completion
 
 ORDER = {"order_id": "WO-1", "customer_id": "C-1", "priority": "high", "escalated": False}
 CREATE = {"customer_id": "C-1", "title": "Pump leaks", "priority": "high"}

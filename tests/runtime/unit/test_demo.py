@@ -165,7 +165,7 @@ def test_main_picks_the_agent(capsys, monkeypatch):
 
 def test_create_agent_demo_runs_against_the_named_endpoint():
     pytest.importorskip("openai")
-    from openai_loopback import LoopbackServer, Reply, completion
+    from miniagent_course.lab.loopback import LoopbackServer, Reply, completion
 
     replies = [
         completion("Looking.", [("call_1", "find_city", '{"landmark": "Eiffel Tower"}')]),

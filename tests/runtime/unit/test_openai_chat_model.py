@@ -1,7 +1,7 @@
 """The real chat model end to end: a loopback Chat Completions server, the ``openai`` SDK,
 ``create_react_agent``, the tracer, the course switch and the demo.
 
-The server (``openai_loopback.py``) listens on 127.0.0.1 only and answers from a script;
+The server (``miniagent_course/lab/loopback.py``) listens on 127.0.0.1 only and answers from a script;
 retries are off (``max_retries=0``) and timeouts short, so every test is quick and offline.
 """
 
@@ -15,7 +15,13 @@ import sys
 from typing import Any
 
 import pytest
-from openai_loopback import LoopbackServer, Reply, completion, streamed_tool_call_chunks
+
+from miniagent_course.lab.loopback import (
+    LoopbackServer,
+    Reply,
+    completion,
+    streamed_tool_call_chunks,
+)
 
 pytest.importorskip("openai")
 

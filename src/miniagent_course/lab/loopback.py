@@ -1,4 +1,4 @@
-"""A Chat Completions server on 127.0.0.1 for tests: records request bodies, replays a script.
+"""A Chat Completions server on 127.0.0.1 for tests and notebooks: records request bodies, replays a script.
 
 ``LoopbackServer`` listens on a real socket (an ephemeral port on the loopback interface only),
 serves ``POST .../chat/completions`` from a thread, and answers each request with the next
