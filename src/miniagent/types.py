@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, Sequence, TypeVar
 
-__all__ = ["Send", "Command", "StateSnapshot"]
+__all__ = ["Send", "Command", "StateSnapshot", "GraphOutput"]
 
 N = TypeVar("N")  # the node names a Command may go to: Command[Literal["a", "b"]]
 
@@ -80,3 +80,51 @@ class StateSnapshot(NamedTuple):
     next: tuple[str, ...]  # the nodes that run next; () when the run finished
     config: dict[str, Any]
     metadata: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class GraphOutput(Generic[N]):
+    """What ``invoke()`` / ``ainvoke()`` return with ``version="v2"`` (langgraph/types.py:381).
+
+    ``value`` is the final state (an instance of the output schema when that is a pydantic model
+    or a dataclass); ``interrupts`` is always ``()`` here: the miniature has no ``interrupt()``.
+    ``result[key]`` and ``key in result`` still work, with upstream's deprecation warning.
+    """
+
+    value: Any
+    interrupts: tuple[Any, ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        import warnings
+
+        warnings.warn(
+            "Accessing GraphOutput via `result[key]` is deprecated. "
+            "Use `result.value` to access the output value directly, "
+            "or `result.interrupts` for interrupts.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if key == "__interrupt__":
+            return self.interrupts
+        if isinstance(self.value, dict):
+            return self.value[key]
+        try:
+            return getattr(self.value, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def __contains__(self, key: object) -> bool:
+        import warnings
+
+        warnings.warn(
+            "Accessing GraphOutput via `key in result` is deprecated. "
+            "Use `result.value` to access the output value directly, "
+            "or `result.interrupts` for interrupts.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if key == "__interrupt__":
+            return bool(self.interrupts)
+        if isinstance(self.value, dict):
+            return key in self.value
+        return isinstance(key, str) and hasattr(self.value, key)

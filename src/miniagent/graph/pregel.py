@@ -26,6 +26,10 @@ Differences, on purpose:
   keys) plus what the reducers do, not O(size of the state).
 * Only with ``stream_mode`` "messages" or "custom", whose chunks arrive while a node runs, is
   a task run in a worker thread (an asyncio task in ``astream``), so tokens stream live.
+* ``version="v2"`` (the stream-output format, ``_output``, main.py:4398) is implemented; its
+  ``ns`` is always ``()``. What is not implemented is refused with ``NotImplementedError``:
+  ``subgraphs``, ``print_mode``, ``output_keys`` and ``debug`` (and the modes "checkpoints",
+  "tasks", "debug"). Like upstream, any ``version`` other than "v2" is v1.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from miniagent.errors import (
 )
 from miniagent.runnables import Runnable, var_child_runnable_config
 from miniagent.runtime import Runtime
-from miniagent.types import Command, Send, StateSnapshot
+from miniagent.types import Command, GraphOutput, Send, StateSnapshot
 
 __all__ = ["Pregel", "PregelNode", "PregelLoop", "StreamMessagesHandler", "DEFAULT_RECURSION_LIMIT"]
 
@@ -614,6 +618,7 @@ class Pregel(Runnable):
     """
 
     stream_mode = "updates"  # the default of stream(); CompiledStateGraph (state.py:1357)
+    _output_mapper: Any = None  # version="v2": dict -> pydantic/dataclass output (main.py:1216)
 
     def __init__(
         self,
@@ -648,6 +653,11 @@ class Pregel(Runnable):
         modes = {stream_mode} if isinstance(stream_mode, str) else set(stream_mode)
         if unknown := modes - {"values", "updates", "messages", "custom"}:
             raise NotImplementedError(f"miniagent does not implement stream_mode {unknown}")
+        if self.debug:  # upstream then prints every step (pregel/main.py:2857)
+            kwargs = {**kwargs, "debug": True}
+        for name in ("subgraphs", "print_mode", "output_keys", "debug"):  # refused, not ignored
+            if kwargs.get(name) not in (None, False, ()):
+                raise NotImplementedError(f"miniagent does not implement {name}={kwargs[name]!r}")
         return PregelLoop(
             self,
             input,
@@ -694,7 +704,7 @@ class Pregel(Runnable):
                 output = proc.bound.invoke(task.input, task.config)
             loop.put_writes(task, output)
             for branch, reader in proc.branches:
-                value = _branch_input(loop.local_read(task, reader), task.input, branch)
+                value = _branch_input(loop.local_read(task, reader), output, branch)
                 task.writes.extend(branch._finish(branch.path.invoke(value, task.config)))
         finally:
             var_child_runnable_config.reset(token)
@@ -762,7 +772,7 @@ class Pregel(Runnable):
                 output = await proc.bound.ainvoke(task.input, task.config)
             loop.put_writes(task, output)
             for branch, reader in proc.branches:
-                value = _branch_input(loop.local_read(task, reader), task.input, branch)
+                value = _branch_input(loop.local_read(task, reader), output, branch)
                 result = await branch.path.ainvoke(value, task.config)
                 task.writes.extend(branch._finish(result))
         finally:
@@ -790,18 +800,20 @@ class Pregel(Runnable):
         *,
         context: Any = None,
         stream_mode: str | list[str] | None = None,
+        version: str = "v1",
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the chosen mode(s) (pregel/main.py:2767).
 
         "values": the whole state after the input and after each super-step; "updates":
         ``{node: update}`` per task; "messages": ``(message, metadata)``; "custom": what nodes
-        write with ``runtime.stream_writer``. A list of modes yields ``(mode, chunk)`` pairs.
+        write with ``runtime.stream_writer``. ``version="v1"``: a list of modes yields
+        ``(mode, chunk)`` pairs; ``version="v2"``: every item is a dict, see ``_output``.
         """
         stream_mode = self.stream_mode if stream_mode is None else stream_mode
         loop = self._loop(input, config, context, stream_mode, list(self.channels), kwargs)
         for mode, payload in self._run(loop):
-            yield (mode, payload) if isinstance(stream_mode, list) else payload
+            yield self._output(stream_mode, version, mode, payload)
 
     async def astream(
         self,
@@ -810,13 +822,31 @@ class Pregel(Runnable):
         *,
         context: Any = None,
         stream_mode: str | list[str] | None = None,
+        version: str = "v1",
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async ``stream`` (pregel/main.py:3180)."""
         stream_mode = self.stream_mode if stream_mode is None else stream_mode
         loop = self._loop(input, config, context, stream_mode, list(self.channels), kwargs)
         async for mode, payload in self._arun(loop):
-            yield (mode, payload) if isinstance(stream_mode, list) else payload
+            yield self._output(stream_mode, version, mode, payload)
+
+    def _output(self, stream_mode: Any, version: str, mode: str, payload: Any) -> Any:
+        """One chunk in the caller's format (``_output``, pregel/main.py:4398).
+
+        ``version="v2"``: ``{"type": mode, "ns": (), "data": payload}`` whatever ``stream_mode``
+        is, and a ``values`` item also has ``"interrupts"`` and its state in the output
+        schema's class. Any other version is v1, as upstream (which only tests ``== "v2"``):
+        the payload alone, or ``(mode, payload)`` when ``stream_mode`` is a list.
+        """
+        if version == "v2":
+            # "ns": the subgraph path, always () here; "interrupts": always () (no interrupt())
+            if mode == "values":
+                if self._output_mapper and isinstance(payload, dict):
+                    payload = self._output_mapper(payload)
+                return {"type": mode, "ns": (), "data": payload, "interrupts": ()}
+            return {"type": mode, "ns": (), "data": payload}
+        return (mode, payload) if isinstance(stream_mode, list) else payload
 
     def invoke(
         self,
@@ -825,24 +855,29 @@ class Pregel(Runnable):
         *,
         context: Any = None,
         stream_mode: str = "values",
+        version: str = "v1",
         **kwargs: Any,
     ) -> Any:
         """Run to the end; return the final state (the output keys) (pregel/main.py:3948).
 
-        With another ``stream_mode``, return the list of its chunks. The state is not copied
-        into a ``values`` chunk per step: only the final one is built.
+        With another ``stream_mode``, return the list of its chunks, as ``stream`` yields them.
+        The state is not copied into a ``values`` chunk per step: only the final one is built.
+        ``version="v2"`` wraps the final state in a ``GraphOutput``.
         """
         if stream_mode != "values":
-            return [
-                payload
-                for _, payload in self._run(
-                    self._loop(input, config, context, stream_mode, self.output_channels, kwargs)
-                )
-            ]
+            loop = self._loop(input, config, context, stream_mode, self.output_channels, kwargs)
+            return [self._output(stream_mode, version, *chunk) for chunk in self._run(loop)]
         loop = self._loop(input, config, context, set(), self.output_channels, kwargs)
         for _ in self._run(loop):
             pass
-        return loop.output() if loop.output_written else None
+        return self._final(loop, version)
+
+    def _final(self, loop: PregelLoop, version: str) -> Any:
+        """``invoke``'s result: the last state, ``None`` if no step wrote an output key."""
+        latest = loop.output() if loop.output_written else None
+        if version == "v2":
+            return GraphOutput(self._output(None, version, "values", latest)["data"], ())
+        return latest
 
     async def ainvoke(
         self,
@@ -851,16 +886,17 @@ class Pregel(Runnable):
         *,
         context: Any = None,
         stream_mode: str = "values",
+        version: str = "v1",
         **kwargs: Any,
     ) -> Any:
         """Async ``invoke`` (pregel/main.py:4125)."""
         if stream_mode != "values":
             loop = self._loop(input, config, context, stream_mode, self.output_channels, kwargs)
-            return [payload async for _, payload in self._arun(loop)]
+            return [self._output(stream_mode, version, *chunk) async for chunk in self._arun(loop)]
         loop = self._loop(input, config, context, set(), self.output_channels, kwargs)
         async for _ in self._arun(loop):
             pass
-        return loop.output() if loop.output_written else None
+        return self._final(loop, version)
 
     # ---- inspecting ----
 
@@ -904,10 +940,13 @@ def _merge_configs(*configs: dict[str, Any] | None) -> dict[str, Any]:
     return merged
 
 
-def _branch_input(value: Any, task_input: Any, branch: Any) -> Any:
-    """A dict-state branch also sees the keys of the node's own input (graph/_branch.py:146)."""
-    if isinstance(value, dict) and isinstance(task_input, dict) and branch.input_schema is None:
-        return {**task_input, **value}
+def _branch_input(value: Any, node_output: Any, branch: Any) -> Any:
+    """A dict-state branch also sees the keys of what its node returned (graph/_branch.py:146:
+    the branch is a writer after the node, so its ``input`` is the node's output, not the
+    node's input). The fresh state wins, so an ``EphemeralValue`` the node did not write
+    (create_agent's ``jump_to``) reads as unset."""
+    if isinstance(value, dict) and isinstance(node_output, dict) and branch.input_schema is None:
+        return {**node_output, **value}
     return value
 
 

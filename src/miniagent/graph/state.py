@@ -550,6 +550,8 @@ class StateGraph:
             debug=debug,
             name=name or "LangGraph",
         )
+        # version="v2" streams and returns a pydantic/dataclass output schema's instances
+        compiled._output_mapper = _pick_mapper(self.output_schema)
         compiled.attach_node(START, None)
         for key, node in self.nodes.items():
             compiled.attach_node(key, node)
