@@ -60,7 +60,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")  # old Windows consoles cannot print every symbol
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # `miniagent check day01 | head -1`: the reader has gone, so stop quietly. Point stdout
+        # at nothing, or Python's own flush at exit fails on the closed pipe once more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # what a shell reports for a command ended by SIGPIPE (128 + 13)
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["open"]:
         _lay_out_workspace(None)  # the README's install command ends here: exercises/ is ready
         return _open(argv[1:])  # its options belong to the site helper
@@ -88,7 +98,8 @@ def _lay_out_workspace(course: Course | None) -> None:
         return  # not in a course folder: the command says so itself
     created = ensure_workspace(course)
     if created:
-        print(say("workspace.created", count=len(created), folder="exercises/"))
+        key = "workspace.created_one" if len(created) == 1 else "workspace.created"
+        print(say(key, count=len(created), folder="exercises/"))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -107,6 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_argument("--max-runs", type=int, default=None, help=argparse.SUPPRESS)
     reset = commands.add_parser("reset", help=say("cli.help_reset"))
     reset.add_argument("day", help=say("cli.help_day"))
+    reset.add_argument("--undo", action="store_true", help=say("cli.help_reset_undo"))
     solution = commands.add_parser("solution", help=say("cli.help_solution"))
     solution.add_argument("day", help=say("cli.help_day"))
     solution.add_argument("--stacked", action="store_true", help=say("cli.help_stacked"))
@@ -370,7 +382,11 @@ def watch(course: Course, args: argparse.Namespace) -> int:
 
 
 def reset(course: Course, args: argparse.Namespace) -> int:
-    """Restore the original stub of a day, after saving your file to exercises/.backup/."""
+    """Restore the original stub of a day, after saving your file to exercises/.backup/.
+
+    With ``--undo``: put back the latest backup instead (your current file is backed up first,
+    unless it is the stub, so nothing you wrote is ever lost).
+    """
     exercise = course.exercise(args.day)
     path = course.root / exercise.file
     try:
@@ -379,18 +395,56 @@ def reset(course: Course, args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
         return 1
     current = path.read_text(encoding="utf-8") if path.exists() else None
+    if args.undo:
+        return _undo_reset(course, exercise, current, stub)
     if current == stub:
         print(say("cli.reset_nothing", file=exercise.file))
         return 0
     if current is not None:
-        backup = (
-            path.parent / ".backup" / f"{path.stem}-{datetime.now():%Y%m%d-%H%M%S}{path.suffix}"
-        )
-        backup.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, backup)
-        print(say("cli.reset_backup", backup=backup.relative_to(course.root).as_posix()))
+        _back_up(course, path)
     path.write_text(stub, encoding="utf-8")
     print(say("cli.reset_done", file=exercise.file, day=exercise.id))
+    return 0
+
+
+def _backups(path: Path) -> list[Path]:
+    """The backups ``reset`` made of ``path``, oldest first (by the time in their names)."""
+
+    def when(backup: Path) -> tuple[str, int]:  # name-<date>-<time>[-<n>]
+        date, time_, *number = backup.stem.removeprefix(f"{path.stem}-").split("-")
+        return f"{date}-{time_}", int(number[0]) if number else 1
+
+    return sorted((path.parent / ".backup").glob(f"{path.stem}-*{path.suffix}"), key=when)
+
+
+def _back_up(course: Course, path: Path) -> None:
+    stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
+    backup = path.parent / ".backup" / f"{path.stem}-{stamp}{path.suffix}"
+    number = 1
+    while backup.exists():  # two in one second: never overwrite an earlier backup
+        number += 1
+        backup = path.parent / ".backup" / f"{path.stem}-{stamp}-{number}{path.suffix}"
+    backup.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(path, backup)
+    print(say("cli.reset_backup", backup=backup.relative_to(course.root).as_posix()))
+
+
+def _undo_reset(course: Course, exercise: Exercise, current: str | None, stub: str) -> int:
+    path = course.root / exercise.file
+    backups = _backups(path)
+    if not backups:
+        print(say("cli.reset_no_backup", file=exercise.file, day=exercise.id))
+        return 1
+    latest = backups[-1]
+    shown = latest.relative_to(course.root).as_posix()
+    saved = latest.read_text(encoding="utf-8")
+    if current == saved:
+        print(say("cli.reset_undo_nothing", file=exercise.file, backup=shown))
+        return 0
+    if current is not None and current != stub:
+        _back_up(course, path)
+    path.write_text(saved, encoding="utf-8")
+    print(say("cli.reset_undone", file=exercise.file, backup=shown))
     return 0
 
 

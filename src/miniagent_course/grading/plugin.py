@@ -46,7 +46,13 @@ from miniagent_course.grading.course import (
     spec_exercise,
     todo_line,
 )
-from miniagent_course.grading.explain import LastCall, explain, recorded, summary
+from miniagent_course.grading.explain import (
+    STOP_AT_NOT_STARTED,
+    LastCall,
+    explain,
+    recorded,
+    summary,
+)
 from miniagent_course.grading.report import (
     SEVERITY,
     Record,
@@ -61,6 +67,7 @@ from miniagent_course.text import say
 NOTES = "miniagent-notes"  # a grader's record_property(NOTES, [lines]) shown once the day passes
 PROPERTY = "miniagent"  # the key of our entry in report.user_properties (travels through xdist)
 SESSION = "miniagent-grading-session"  # the name the GradingSession plugin object is registered as
+OUTPUT_HEAD, OUTPUT_TAIL = 12, 6  # lines of a learner's printed output shown, once per day
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -160,6 +167,10 @@ class GradingSession:
         self.records: dict[str, Record] = {}
         self.blocked: dict[tuple[str, str], str] = {}  # (day, spec) -> why the rest is not run
         self.not_run: set[str] = set()  # node ids skipped because of ``blocked``
+        self.not_started: set[str] = set()  # node ids whose learner function raised NotStarted
+        self.output_shown: set[tuple[str, str]] = (
+            set()
+        )  # (day, spec) whose printed output was shown
         self.explained: set[tuple[str, str]] = set()  # (day, spec) whose first failure was shown
         self.last_calls: dict[tuple[str, str], LastCall] = {}
         self.created: list[str] = []  # exercise files laid out from their stubs at start
@@ -213,12 +224,26 @@ class GradingSession:
             last.clear()
         names = pyfuncitem._fixtureinfo.argnames
         arguments = {name: pyfuncitem.funcargs[name] for name in names}
+        property_based = hasattr(pyfuncitem.obj, "hypothesis")
+        token = STOP_AT_NOT_STARTED.set(property_based and impl_kind(spec) == "learner")
         try:
             call_with_timeout(pyfuncitem.obj, arguments, self.timeout)
         except GraderTimeout:
             self.blocked[(exercise.id, spec)] = say("grading.not_run_timeout", day=exercise.id)
             raise
-        return True
+        except (Exception, pytest.skip.Exception) as error:
+            if impl_kind(spec) != "learner" or not_started_in(error) is None:
+                raise
+            # Settled here, before pytest formats a traceback that would only be thrown away
+            # (formatting them was most of a plain `pytest` run with no day started).
+            self.not_started.add(pyfuncitem.nodeid)
+        else:
+            return True
+        finally:
+            STOP_AT_NOT_STARTED.reset(token)
+        if self.strict:
+            pytest.fail(say("grading.not_started_strict", day=exercise.id), pytrace=False)
+        pytest.skip(say("grading.not_started", day=exercise.id))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
@@ -232,7 +257,10 @@ class GradingSession:
         entry["status"] = report.outcome
         if item.nodeid in self.not_run and report.skipped:
             entry["status"] = "not_run"
-        if report.failed and call.excinfo is not None:
+        if item.nodeid in self.not_started and call.when == "call":
+            entry["status"] = "not_started"
+            self._not_started(report, exercise)
+        elif report.failed and call.excinfo is not None:
             entry["status"] = "failed" if call.when == "call" else "error"
             error = call.excinfo.value
             if call.when == "call" and impl_kind(spec) == "learner" and not_started_in(error):
@@ -245,11 +273,34 @@ class GradingSession:
             elif call.when == "call" and impl_kind(spec) == "learner":
                 report.longrepr = self._explain(item, exercise, spec, error)
                 entry["message"] = summary(error)
+        if impl_kind(spec) == "learner":
+            self._cap_output(report, (exercise.id, spec))
         notes = [value for key, value in item.user_properties if key == NOTES]
         if notes and report.passed and call.when == "call":
             entry["notes"] = notes[-1]  # e.g. what a "be the grader" part caught and missed
         report.user_properties.append((PROPERTY, entry))
         return report
+
+    def _cap_output(self, report: pytest.TestReport, day: tuple[str, str]) -> None:
+        """What the learner's code printed: once per day, its head and tail, and how much was cut.
+
+        pytest shows a failed test's captured output under it; a function that prints in a loop
+        would otherwise fill the screen once for each of the day's failing graders.
+        """
+        kept = []
+        for title, text in report.sections:
+            if not title.startswith("Captured std"):
+                kept.append((title, text))
+            elif day not in self.output_shown:
+                lines = text.splitlines()
+                if len(lines) > OUTPUT_HEAD + OUTPUT_TAIL:
+                    cut = say("grading.output_cut", n=len(lines) - OUTPUT_HEAD - OUTPUT_TAIL)
+                    lines = [*lines[:OUTPUT_HEAD], cut, *lines[-OUTPUT_TAIL:]]
+                kept.append((title, "\n".join(lines) + "\n"))
+        if len(kept) < len(report.sections) or any(t.startswith("Captured std") for t, _ in kept):
+            if report.failed:
+                self.output_shown.add(day)
+        report.sections = kept
 
     def _explain(self, item: pytest.Item, exercise: Exercise, spec: str, error: Any) -> str:
         """The learner's report: in full for the day's first failure, in one line after it."""
@@ -302,7 +353,11 @@ class GradingSession:
         terminalreporter.write_sep("=", say("table.title"))
         if self.created:
             terminalreporter.write_line(
-                say("workspace.created", count=len(self.created), folder="exercises/")
+                say(
+                    "workspace.created_one" if len(self.created) == 1 else "workspace.created",
+                    count=len(self.created),
+                    folder="exercises/",
+                )
             )
         for line in progress_lines(self.course, list(self.records.values()), self.strict):
             terminalreporter.write_line(line)

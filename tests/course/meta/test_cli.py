@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import types
@@ -111,6 +112,49 @@ def test_reset_restores_the_shipped_stub_and_keeps_a_backup(toy_course, capsys):
     assert code == 0 and "already the original stub" in out
 
 
+def test_reset_undo_puts_the_latest_backup_back_and_loses_nothing(toy_course, capsys):
+    root = toy_course.root
+    path = root / "exercises/day01_double.py"
+    stub = path.read_text()
+    code, out = _run(toy_course, "reset", "day01", "--undo", capsys=capsys)
+    assert code == 1 and "No backup of exercises/day01_double.py yet" in out
+    _solve(toy_course, "day01")
+    first = path.read_text()
+    _run(toy_course, "reset", "day01", capsys=capsys)
+    code, out = _run(toy_course, "reset", "day01", "--undo", capsys=capsys)
+    assert code == 0 and "is your version again" in out
+    assert path.read_text() == first
+    code, out = _run(toy_course, "reset", "day01", "--undo", capsys=capsys)
+    assert code == 0 and "nothing to undo" in out
+    # A second version, reset and then undone twice in the same second: the newest comes back,
+    # and the version it replaced is itself backed up first.
+    path.write_text(first + "# second\n", encoding="utf-8")
+    _run(toy_course, "reset", "day01", capsys=capsys)
+    path.write_text(first + "# third\n", encoding="utf-8")
+    code, out = _run(toy_course, "reset", "day01", "--undo", capsys=capsys)
+    assert path.read_text() == first + "# second\n"
+    backups = {b.read_text() for b in (root / "exercises/.backup").glob("day01_double-*.py")}
+    assert backups == {first, first + "# second\n", first + "# third\n"}
+    assert stub not in backups
+
+
+def test_every_command_survives_a_closed_pipe(toy_course):
+    # `miniagent check day01 | head -1`: the reader leaves first; no BrokenPipeError traceback.
+    command = [sys.executable, "-m", "miniagent_course.cli", "--root", str(toy_course.root)]
+    for args in (["list"], ["hint", "day01"], ["check", "day01"], ["--help"]):
+        read_end, write_end = os.pipe()
+        os.close(read_end)  # a reader that has already gone: the first write fails
+        try:
+            done = subprocess.run(
+                [*command, *args], stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120
+            )
+        finally:
+            os.close(write_end)
+        assert "Traceback" not in done.stderr, (args, done.stderr)
+        # argparse's help swallows the error itself (0); our commands stop with the shell's 141
+        assert done.returncode == (0 if args == ["--help"] else 141), (args, done.returncode)
+
+
 def test_reset_without_the_stub_says_what_to_do(toy_course, capsys):
     (toy_course.root / "stubs/day01_double.py").unlink()
     _solve(toy_course, "day01")
@@ -123,7 +167,7 @@ def test_reset_without_the_stub_says_what_to_do(toy_course, capsys):
 def test_a_missing_exercise_file_is_laid_out_from_its_stub(toy_course, capsys):
     (toy_course.root / "exercises/day02_inc.py").unlink()
     code, out = _run(toy_course, "list", capsys=capsys)
-    assert "Laid out your workspace: 1 exercise files in exercises/" in out
+    assert "Laid out 1 missing exercise file in exercises/" in out
     stub = (toy_course.root / "stubs/day02_inc.py").read_text()
     assert (toy_course.root / "exercises/day02_inc.py").read_text() == stub
 
@@ -181,3 +225,16 @@ def test_open_delegates_to_the_site_helper(toy_course, monkeypatch):
     monkeypatch.setitem(sys.modules, "miniagent_course.site.serve", site)
     assert cli.main(["open", "--no-serve", "--port", "9000"]) == 7
     assert calls == [["--no-serve", "--port", "9000"]]
+
+
+def test_pytest_inside_exercises_points_to_the_course_folder():
+    exercises = cli.Path(__file__).resolve().parents[3] / "exercises"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"],
+        cwd=exercises,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "graded from the course folder" in done.stdout
+    assert f"cd {exercises.parent} && pytest" in done.stdout
