@@ -257,19 +257,16 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         tool_choice: str | None = None,
         **kwargs: Any,
     ) -> RunnableBinding:
-        """Bind tools as OpenAI-format dicts (``chat_models.py:2409``).
+        """Bind tools to the model (``chat_models.py:2409``).
 
-        Upstream's base class leaves this abstract (``raise NotImplementedError``); provider
-        models such as ``ChatOpenAI`` do what we do here: convert every tool with
-        ``convert_to_openai_tool`` (dicts pass through) and ``bind`` them, so each call's
-        ``_generate`` receives ``tools=[...]`` (and ``tool_choice=`` when given).
+        Not abstract: the base class's body only raises ``NotImplementedError``, so a chat model
+        that does not override it is built and called like any other, and fails only when
+        something binds tools to it. Each provider writes its own (``ChatOpenAI.bind_tools``;
+        ``ScriptedChatModel.bind_tools`` in ``miniagent.testing`` does what ``ChatOpenAI``
+        does at heart: ``convert_to_openai_tool`` on each tool, dicts pass through, then
+        ``self.bind(tools=...)``).
         """
-        from miniagent.tools import convert_to_openai_tool
-
-        formatted = [t if isinstance(t, dict) else convert_to_openai_tool(t) for t in tools]
-        if tool_choice:
-            kwargs = {"tool_choice": tool_choice, **kwargs}
-        return self.bind(tools=formatted, **kwargs)
+        raise NotImplementedError
 
     # --8<-- [end:bind_tools]
 
@@ -287,6 +284,9 @@ class BaseChatModel(BaseModel, Runnable, ABC):
         kwargs.pop("strict", None)
         if kwargs:
             raise ValueError(f"Received unsupported arguments {kwargs}")
+        if type(self).bind_tools is BaseChatModel.bind_tools:
+            msg = "with_structured_output is not implemented for this model."
+            raise NotImplementedError(msg)
         llm = self.bind_tools([schema], tool_choice="any")
         if isinstance(schema, type) and issubclass(schema, BaseModel):
             parse: Callable[[AIMessage], Any] = _PydanticToolsParser(schema)

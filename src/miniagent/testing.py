@@ -2,7 +2,8 @@
 
 * ``FakeToolCallingModel`` -- the fake langgraph's own agent tests use (langgraph-prebuilt
   1.1.3, ``tests/model.py:22``): echoes the prompt, numbers its replies, cycles tool calls.
-* ``ScriptedChatModel`` -- replies from a script, records every call, and streams tool calls
+* ``ScriptedChatModel`` -- replies from a script, records every call, binds tools in OpenAI
+  format (the base class's ``bind_tools`` only raises, as upstream's), and streams tool calls
   (``next_scripted_response`` and ``script_chunks`` do the work; the upstream twin in the
   differential tests uses them too).
 * ``GenericFakeChatModel`` -- ``langchain_core/language_models/fake_chat_models.py:227``,
@@ -118,6 +119,24 @@ class ScriptedChatModel(BaseChatModel):
     @property
     def _llm_type(self) -> str:
         return "scripted-chat-model"
+
+    def bind_tools(
+        self,
+        tools: Sequence[Any],
+        *,
+        tool_choice: Optional[str] = None,
+        **kwargs: Any,
+    ) -> RunnableBinding:
+        """Bind tools as ``ChatOpenAI`` does at heart: each tool in OpenAI format
+        (``convert_to_openai_tool``; dicts pass through), and ``tool_choice`` when given.
+        The base class's ``bind_tools`` only raises ``NotImplementedError``, as upstream's.
+        """
+        from miniagent.tools import convert_to_openai_tool
+
+        formatted = [t if isinstance(t, dict) else convert_to_openai_tool(t) for t in tools]
+        if tool_choice:
+            kwargs["tool_choice"] = tool_choice
+        return self.bind(tools=formatted, **kwargs)
 
 
 def next_scripted_response(

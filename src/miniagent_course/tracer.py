@@ -12,7 +12,7 @@ body of the Chat Completions request, built by the very code the real model send
 fake shows the request a real model would have received, and for ``ChatOpenAI`` the payload
 is the body on the wire. Two notes: the payload is the one ``invoke`` sends; when a model
 streams (``stream_mode="messages"``) its request also says ``"stream": true`` (and, against
-OpenAI itself, ``"stream_options"``). A fake binds tools with the base class's ``bind_tools``,
+OpenAI itself, ``"stream_options"``). A fake binds tools with its own plain ``bind_tools``,
 so its ``tool_choice`` is the one given (``ChatOpenAI`` spells ``"any"`` as ``"required"``).
 
 The API key is not among the parameters a model reports, so it never reaches a record.

@@ -2,14 +2,15 @@
 
 Mirrors ``langchain_core/messages/`` (langchain-core 1.8.3), module by module: ``base.py``
 (``BaseMessage``), ``system.py``, ``human.py``, ``ai.py`` (``AIMessage``, ``AIMessageChunk``,
-token usage), ``tool.py`` (``ToolMessage``, tool calls), ``modifier.py`` (``RemoveMessage``)
-and ``utils.py`` (``AnyMessage``, ``convert_to_messages``). Streaming merges chunks with
+token usage), ``tool.py`` (``ToolMessage``, tool calls), ``function.py`` (``FunctionMessage``,
+the legacy form of a tool result), ``modifier.py`` (``RemoveMessage``) and ``utils.py``
+(``AnyMessage``, ``convert_to_messages``). Streaming merges chunks with
 ``miniagent/utils/_merge.py`` and reads partial JSON with ``miniagent/utils/json.py``.
 A message is a pydantic model; its ``repr`` hides fields that still hold their default, exactly
 like upstream, so a miniagent message prints the same as a LangChain one.
 
-Left out on purpose: ``FunctionMessage`` / ``ChatMessage`` and the ``*MessageChunk`` classes
-other than ``AIMessageChunk``, ``content_blocks`` (the v1 standard-content view) and
+Left out on purpose: ``ChatMessage`` and the ``*MessageChunk`` classes other than
+``AIMessageChunk``, ``content_blocks`` (the v1 standard-content view) and
 ``BaseMessage + other`` building a prompt template.
 """
 
@@ -26,6 +27,7 @@ from miniagent.messages.base import (
     get_msg_title_repr,
     merge_content,
 )
+from miniagent.messages.function import FunctionMessage
 from miniagent.messages.human import HumanMessage
 from miniagent.messages.modifier import REMOVE_ALL_MESSAGES, RemoveMessage
 from miniagent.messages.system import SystemMessage
@@ -57,6 +59,7 @@ __all__ = [
     "AnyMessage",
     "BaseMessage",
     "BaseMessageChunk",
+    "FunctionMessage",
     "HumanMessage",
     "InputTokenDetails",
     "InvalidToolCall",

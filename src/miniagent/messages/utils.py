@@ -16,6 +16,7 @@ from pydantic import Discriminator, Field, Tag
 
 from miniagent.messages.ai import AIMessage, AIMessageChunk
 from miniagent.messages.base import BaseMessage, BaseMessageChunk
+from miniagent.messages.function import FunctionMessage
 from miniagent.messages.human import HumanMessage
 from miniagent.messages.modifier import RemoveMessage
 from miniagent.messages.system import SystemMessage
@@ -43,6 +44,7 @@ AnyMessage = Annotated[
         Annotated[AIMessage, Tag(tag="ai")],
         Annotated[HumanMessage, Tag(tag="human")],
         Annotated[SystemMessage, Tag(tag="system")],
+        Annotated[FunctionMessage, Tag(tag="function")],
         Annotated[ToolMessage, Tag(tag="tool")],
         Annotated[AIMessageChunk, Tag(tag="AIMessageChunk")],
     ],
@@ -90,6 +92,7 @@ def create_message(*, message: str, error_code: ErrorCode) -> str:
     )
 
 
+# --8<-- [start:create_message_from_message_type]
 def _create_message_from_message_type(
     message_type: str,
     content: Union[str, list[Union[str, dict[str, Any]]]],
@@ -99,65 +102,75 @@ def _create_message_from_message_type(
     id: Optional[str] = None,
     **additional_kwargs: Any,
 ) -> BaseMessage:
-    """Build the message class named by a role string (langchain_core/messages/utils.py:606)."""
+    """Build the message class named by a role string (langchain_core/messages/utils.py:606).
+
+    Keys it does not know end up in ``additional_kwargs``; OpenAI-format tool calls
+    (``{"id", "function": {"name", "arguments"}}``) become LangChain tool calls.
+    """
     kwargs: dict[str, Any] = {}
     if name is not None:
         kwargs["name"] = name
     if tool_call_id is not None:
         kwargs["tool_call_id"] = tool_call_id
-    if additional_kwargs:  # unknown dict keys end up in additional_kwargs
+    if additional_kwargs:
         if response_metadata := additional_kwargs.pop("response_metadata", None):
             kwargs["response_metadata"] = response_metadata
         kwargs["additional_kwargs"] = additional_kwargs
         additional_kwargs.update(additional_kwargs.pop("additional_kwargs", {}))
     if id is not None:
         kwargs["id"] = id
-    if tool_calls is not None:  # OpenAI format: {"id", "function": {"name", "arguments"}}
+    if tool_calls is not None:
         kwargs["tool_calls"] = []
-        for tc in tool_calls:
-            if "function" in tc:
-                args = tc["function"]["arguments"]
+        for tool_call in tool_calls:
+            # Convert OpenAI-format tool call to LangChain format.
+            if "function" in tool_call:
+                args = tool_call["function"]["arguments"]
                 if isinstance(args, str):
                     args = json.loads(args, strict=False)
-                tc = {
-                    "name": tc["function"]["name"],
-                    "args": args,
-                    "id": tc["id"],
-                    "type": "tool_call",
-                }
-            kwargs["tool_calls"].append(tc)
-    extra = kwargs.get("additional_kwargs", {})
+                kwargs["tool_calls"].append(
+                    {
+                        "name": tool_call["function"]["name"],
+                        "args": args,
+                        "id": tool_call["id"],
+                        "type": "tool_call",
+                    }
+                )
+            else:
+                kwargs["tool_calls"].append(tool_call)
     if message_type in {"human", "user"}:
-        if example := extra.pop("example", False):
+        if example := kwargs.get("additional_kwargs", {}).pop("example", False):
             kwargs["example"] = example
-        return HumanMessage(content=content, **kwargs)
-    if message_type in {"ai", "assistant"}:
-        if example := extra.pop("example", False):
+        message: BaseMessage = HumanMessage(content=content, **kwargs)
+    elif message_type in {"ai", "assistant"}:
+        if example := kwargs.get("additional_kwargs", {}).pop("example", False):
             kwargs["example"] = example
-        return AIMessage(content=content, **kwargs)
-    if message_type in {"system", "developer"}:
+        message = AIMessage(content=content, **kwargs)
+    elif message_type in {"system", "developer"}:
         if message_type == "developer":
             kwargs["additional_kwargs"] = kwargs.get("additional_kwargs") or {}
             kwargs["additional_kwargs"]["__openai_role__"] = "developer"
-        return SystemMessage(content=content, **kwargs)
-    if message_type == "function":
-        raise NotImplementedError(
-            "miniagent has no FunctionMessage (OpenAI's legacy function calling); "
-            "send tool results as {'role': 'tool', 'content': ..., 'tool_call_id': ...}."
-        )
-    if message_type == "tool":
-        artifact = extra.pop("artifact", None)
-        if (status := extra.pop("status", None)) is not None:
+        message = SystemMessage(content=content, **kwargs)
+    elif message_type == "function":
+        message = FunctionMessage(content=content, **kwargs)
+    elif message_type == "tool":
+        artifact = kwargs.get("additional_kwargs", {}).pop("artifact", None)
+        status = kwargs.get("additional_kwargs", {}).pop("status", None)
+        if status is not None:
             kwargs["status"] = status
-        return ToolMessage(content=content, artifact=artifact, **kwargs)
-    if message_type == "remove":
-        return RemoveMessage(**kwargs)
-    msg = (
-        f"Unexpected message type: '{message_type}'. Use one of 'human',"
-        f" 'user', 'ai', 'assistant', 'function', 'tool', 'system', or 'developer'."
-    )
-    msg = create_message(message=msg, error_code=ErrorCode.MESSAGE_COERCION_FAILURE)
-    raise ValueError(msg)
+        message = ToolMessage(content=content, artifact=artifact, **kwargs)
+    elif message_type == "remove":
+        message = RemoveMessage(**kwargs)
+    else:
+        msg = (
+            f"Unexpected message type: '{message_type}'. Use one of 'human',"
+            f" 'user', 'ai', 'assistant', 'function', 'tool', 'system', or 'developer'."
+        )
+        msg = create_message(message=msg, error_code=ErrorCode.MESSAGE_COERCION_FAILURE)
+        raise ValueError(msg)
+    return message
+
+
+# --8<-- [end:create_message_from_message_type]
 
 
 # The class names a serialized {"lc": 1, "type": "constructor", ...} envelope may carry
@@ -247,7 +260,7 @@ def convert_to_messages(messages: Iterable[MessageLikeRepresentation]) -> list[B
 
 def _get_message_openai_role(message: BaseMessage) -> str:
     """The OpenAI role of a message (langchain_core/messages/utils.py:2227); the miniature has
-    no ``FunctionMessage`` / ``ChatMessage``, so their two branches are left out."""
+    no ``ChatMessage``, so its branch is left out."""
     if isinstance(message, AIMessage):
         return "assistant"
     if isinstance(message, HumanMessage):
@@ -260,6 +273,8 @@ def _get_message_openai_role(message: BaseMessage) -> str:
             msg = f"Expected '__openai_role__' to be a str, got {type(role).__name__}"
             raise TypeError(msg)
         return role
+    if isinstance(message, FunctionMessage):
+        return "function"
     msg = f"Unknown BaseMessage type {message.__class__}."
     raise ValueError(msg)
 

@@ -356,6 +356,8 @@ def test_agent_switches_models_between_steps(impl):
             def _llm_type(self) -> str:
                 return "labelled"
 
+            bind_tools = ScriptedChatModel.bind_tools  # the base class's only raises
+
         cheap, strong = Labelled(label="cheap"), Labelled(label="strong")
 
         def select(state, runtime):
@@ -513,6 +515,8 @@ class Relay(BaseChatModel):
     @property
     def _llm_type(self) -> str:
         return "relay"
+
+    bind_tools = ScriptedChatModel.bind_tools  # the base class's only raises
 
 
 def routed_run(impl, replies, *, tools=TOOLS, messages=None, **options):

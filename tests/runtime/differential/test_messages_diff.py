@@ -36,6 +36,7 @@ from miniagent_course.grading.inner import day01  # noqa: E402
 NAMES = [
     "AIMessage",
     "AIMessageChunk",
+    "FunctionMessage",
     "HumanMessage",
     "RemoveMessage",
     "SystemMessage",
@@ -136,6 +137,10 @@ CONSTRUCT = {
     "tool-error": lambda M: M.ToolMessage("boom", tool_call_id="c", status="error", artifact={"a": 1}, name="n"),
     "tool-bad-status": lambda M: M.ToolMessage("x", tool_call_id="c", status="bad"),
     "tool-kwargs-hidden": lambda M: M.ToolMessage("x", tool_call_id="c", additional_kwargs={"a": 1}),
+    "function": lambda M: M.FunctionMessage("42", name="add", id="f-1"),
+    "function-no-name": lambda M: M.FunctionMessage("42"),
+    "function-none-name": lambda M: M.FunctionMessage("42", name=None),
+    "function-blocks": lambda M: M.FunctionMessage(["a", {"type": "text", "text": "b"}], name="f"),
     "remove": lambda M: M.RemoveMessage(id="x"),
     "remove-positional": lambda M: M.RemoveMessage("x"),
     "remove-content": lambda M: M.RemoveMessage(id="x", content="y"),
@@ -212,6 +217,11 @@ CONVERT = {
     "tool-lifted": {"role": "tool", "content": "42", "tool_call_id": "c1", "artifact": [1], "status": "error", "foo": 2},
     "tool-no-id": {"role": "tool", "content": "42"},
     "tool-none-id": {"role": "tool", "content": "", "tool_call_id": None},
+    "function": {"role": "function", "content": "42", "name": "add"},
+    "function-type-key": {"type": "function", "content": "42", "name": "add", "id": "f1"},
+    "function-extras": {"role": "function", "content": None, "name": "add", "tool_call_id": "c1", "x": 1},
+    "function-no-name": {"role": "function", "content": "42"},
+    "function-tuple": ("function", "42"),
     "remove": {"role": "remove", "content": "", "id": "r1"},
     "remove-content": {"role": "remove", "content": "x", "id": "r1"},
     "remove-no-id": {"role": "remove", "content": ""},
@@ -247,6 +257,10 @@ CONVERT = {
                           "kwargs": {"content": "hey", "tool_calls": [TC]}},
     "envelope-tool": {"lc": 1, "type": "constructor", "id": ["x", "ToolMessage"],
                       "kwargs": {"content": "r", "tool_call_id": "c"}},
+    "envelope-function": {"lc": 1, "type": "constructor", "id": ["x", "FunctionMessage"],
+                          "kwargs": {"content": "r", "name": "f"}},
+    "envelope-function-chunk": {"lc": 1, "type": "constructor", "id": ["x", "FunctionMessageChunk"],
+                                "kwargs": {"content": "r", "name": "f"}},
     "envelope-remove": {"lc": 1, "type": "constructor", "id": ["x", "RemoveMessage"], "kwargs": {"id": "r"}},
     "envelope-unknown": {"lc": 1, "type": "constructor", "id": ["x", "Nope"], "kwargs": {"content": "h"}},
     "envelope-empty-id": {"lc": 1, "type": "constructor", "id": [], "kwargs": {"content": "h"}},
@@ -268,6 +282,34 @@ def test_convert_to_messages_of_many():
     assert_same(lambda M: M.convert_to_messages(copy.deepcopy(items)))
     assert_same(lambda M: M.convert_to_messages("ab"))
     assert_same(lambda M: M.convert_to_messages(iter([("ai", "x")])))
+
+
+def test_a_function_message_is_the_same_message_everywhere_the_course_looks():
+    """The role ``"function"`` beyond coercion: a pydantic state's ``AnyMessage`` picks the
+    class, the OpenAI role is ``"function"``, the approximate token count counts it, it is no
+    ``ToolMessage`` (so the pairing check ignores it), and it is no chunk."""
+    import langchain_core.messages.utils as lc_utils
+    from pydantic import TypeAdapter
+
+    import miniagent.messages.utils as mini_utils
+
+    def utils(M: SimpleNamespace) -> Any:
+        return lc_utils if M is UP else mini_utils
+
+    def parsed(M: SimpleNamespace) -> Any:
+        adapter = TypeAdapter(list[utils(M).AnyMessage])
+        return adapter.validate_python([{"type": "function", "content": "5", "name": "add"}])
+
+    def message(M: SimpleNamespace) -> Any:
+        return M.FunctionMessage("5", name="add")
+
+    shown = "FunctionMessage(content='5', additional_kwargs={}, response_metadata={}, name='add')"
+    assert assert_same(parsed) == ("ok", f"[{shown}]")
+    role = assert_same(lambda M: utils(M)._get_message_openai_role(message(M)))
+    assert role == ("ok", "'function'")
+    assert assert_same(lambda M: utils(M).count_tokens_approximately([message(M)])) == ("ok", "6")
+    assert assert_same(lambda M: isinstance(message(M), M.ToolMessage)) == ("ok", "False")
+    assert assert_same(lambda M: M.message_chunk_to_message(message(M))) == ("ok", shown)
 
 
 def test_message_passes_through():
@@ -315,6 +357,9 @@ ADD = {
         {"name": "f", "args": '{"a": 1', "id": "t", "index": 0}])], []),
     "tuple-left": lambda M: M.add_messages((_h(M, "a", "1"),), []),
     "tuple-right": lambda M: M.add_messages([_h(M, "a", "1")], (_h(M, "b", "2"),)),
+    "function-role": lambda M: M.add_messages([_h(M, "a", "1")], [{"role": "function", "content": "5", "name": "add"}]),
+    "function-tuple": lambda M: M.add_messages([_h(M, "a", "1")], [("function", "6")]),
+    "function-replaces": lambda M: M.add_messages([_h(M, "a", "1")], M.FunctionMessage("5", name="add", id="1")),
     "bogus-role": lambda M: M.add_messages([_h(M, "a", "1")], [("bogus", "x")]),
     "bogus-item": lambda M: M.add_messages([_h(M, "a", "1")], [5]),
     "both-empty": lambda M: M.add_messages([], []),

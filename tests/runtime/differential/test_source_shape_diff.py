@@ -82,10 +82,6 @@ EXPECTED_DIFFERENCES = {
         "no model profiles (langchain-core's BaseChatModel.profile): only the model-name "
         "fallback list applies"
     ),
-    "miniagent.agents.middleware._retry:default_retry_on": (
-        "no langchain-core ModelError classes (a provider error that says whether it is "
-        "retryable, is_retryable): every Exception is retried"
-    ),
     **{
         f"miniagent.agents.middleware.model_fallback:ModelFallbackMiddleware.{name}": (
             "no provider-specific cleaning of the request before a fallback "

@@ -17,6 +17,7 @@ from miniagent.messages import (
     AIMessageChunk,
     AnyMessage,
     BaseMessage,
+    FunctionMessage,
     HumanMessage,
     RemoveMessage,
     SystemMessage,
@@ -32,7 +33,7 @@ from miniagent.messages import (
     tool_call,
     tool_call_chunk,
 )
-from miniagent.messages.utils import _convert_to_message
+from miniagent.messages.utils import _convert_to_message, _get_message_openai_role
 
 COERCION_LINK = (
     "\nFor troubleshooting, visit: https://docs.langchain.com/oss/python/langchain"
@@ -762,9 +763,22 @@ def test_openai_tool_call_with_bad_json_raises():
         _convert_to_message(bad)
 
 
-def test_function_role_is_not_implemented():
-    with pytest.raises(NotImplementedError, match="miniagent has no FunctionMessage"):
-        _convert_to_message({"role": "function", "content": "x", "name": "f"})
+def test_function_role_becomes_a_function_message():
+    m = _convert_to_message({"role": "function", "content": "x", "name": "f", "id": "m1"})
+    assert type(m) is FunctionMessage and (m.type, m.name, m.content, m.id) == (
+        "function",
+        "f",
+        "x",
+        "m1",
+    )
+    assert _get_message_openai_role(m) == "function"
+    assert m.pretty_repr().splitlines()[:2] == [get_msg_title_repr("Function Message"), "Name: f"]
+
+
+@pytest.mark.parametrize("message_like", [("function", "x"), {"role": "function", "content": "x"}])
+def test_function_message_needs_a_name(message_like: Any):
+    with pytest.raises(ValidationError, match="name\n  Field required"):
+        _convert_to_message(message_like)
 
 
 def test_any_message_picks_class_by_type():
@@ -775,6 +789,7 @@ def test_any_message_picks_class_by_type():
             {"type": "human", "content": "h"},
             {"type": "tool", "content": "t", "tool_call_id": "c"},
             {"type": "AIMessageChunk", "content": "c"},
+            {"type": "function", "content": "f", "name": "add"},
             SystemMessage("s"),
         ]
     )
@@ -783,5 +798,6 @@ def test_any_message_picks_class_by_type():
         "HumanMessage",
         "ToolMessage",
         "AIMessageChunk",
+        "FunctionMessage",
         "SystemMessage",
     ]

@@ -18,6 +18,7 @@ from miniagent.runnables import (
     RunnableSequence,
     set_config_context,
 )
+from miniagent.testing import ScriptedChatModel
 from miniagent.tools import convert_to_openai_tool, tool
 
 RUN_ID = r"lc_run--[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -38,6 +39,8 @@ class EchoModel(BaseChatModel):
     @property
     def _llm_type(self) -> str:
         return "echo"
+
+    bind_tools = ScriptedChatModel.bind_tools  # the base class's only raises (below)
 
 
 class ChunkModel(EchoModel):
@@ -344,7 +347,7 @@ def test_bind_tools_tool_choice_and_extra_kwargs_reach_generate() -> None:
     model = EchoModel()
     assert "tool_choice" not in model.bind_tools([check_weather]).kwargs
     bound = model.bind_tools([check_weather], tool_choice="any", parallel_tool_calls=False)
-    assert list(bound.kwargs) == ["tools", "tool_choice", "parallel_tool_calls"]
+    assert list(bound.kwargs) == ["tools", "parallel_tool_calls", "tool_choice"]
     bound.invoke("hi")
     assert model.calls[0][1] == bound.kwargs
 
@@ -361,6 +364,31 @@ def test_bind_tools_converts_functions_and_pydantic_classes() -> None:
 
     tools = EchoModel().bind_tools([Weather, add]).kwargs["tools"]
     assert tools == [convert_to_openai_tool(Weather), convert_to_openai_tool(add)]
+
+
+class NoTools(BaseChatModel):
+    """A chat model that does not write its own ``bind_tools``."""
+
+    def _generate(self, messages: list[BaseMessage], **kwargs: Any) -> AIMessage:
+        return AIMessage("plain")
+
+    @property
+    def _llm_type(self) -> str:
+        return "no-tools"
+
+
+def test_the_base_bind_tools_is_not_abstract_it_raises_when_called() -> None:
+    """Upstream's ``BaseChatModel.bind_tools`` (chat_models.py:2409) only raises: a model
+    without its own is built and answers; binding tools to it, or structured output, fails."""
+    assert not getattr(BaseChatModel.bind_tools, "__isabstractmethod__", False)
+    assert "bind_tools" not in BaseChatModel.__abstractmethods__
+    model = NoTools()
+    assert model.invoke("hi").content == "plain"
+    with pytest.raises(NotImplementedError) as e:
+        model.bind_tools([check_weather])
+    assert str(e.value) == ""
+    with pytest.raises(NotImplementedError, match="^with_structured_output is not implemented"):
+        model.with_structured_output(Weather)
 
 
 # ---- with_structured_output ---------------------------------------------------------------
