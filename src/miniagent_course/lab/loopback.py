@@ -2,8 +2,10 @@
 
 ``LoopbackServer`` listens on a real socket (an ephemeral port on the loopback interface only),
 serves ``POST .../chat/completions`` from a thread, and answers each request with the next
-scripted ``Reply``: a JSON body, a server-sent-events stream, raw bytes, an HTTP error, or a
-delay (for timeouts). Every request body is kept, parsed, in ``bodies``.
+scripted ``Reply``: a JSON body, a server-sent-events stream, raw bytes, an HTTP error
+(``Reply.error``, ``Reply.context_overflow``), or a delay (for timeouts). Every request body is
+kept, parsed, in ``bodies``. ``closed_port_url()`` is a base URL where nothing listens (a
+connection error).
 
     with LoopbackServer([Reply.json(completion("hi"))]) as server:
         ChatOpenAI(base_url=server.base_url, api_key="sk-test", max_retries=0).invoke("hi")
@@ -13,6 +15,7 @@ delay (for timeouts). Every request body is kept, parsed, in ``bodies``.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -39,9 +42,40 @@ class Reply:
         return cls(content_type="text/event-stream", events=chunks)
 
     @classmethod
-    def error(cls, status: int, message: str) -> Reply:
-        error = {"message": message, "type": "test_error", "param": None, "code": None}
+    def error(
+        cls,
+        status: int,
+        message: str,
+        *,
+        type: str = "test_error",  # noqa: A002 (the field's name in the API's error body)
+        param: str | None = None,
+        code: str | None = None,
+    ) -> Reply:
+        error = {"message": message, "type": type, "param": param, "code": code}
         return cls(status=status, body=json.dumps({"error": error}).encode())
+
+    @classmethod
+    def context_overflow(cls, message: str | None = None) -> Reply:
+        """OpenAI's 400 for too long an input, ``code: "context_length_exceeded"``.
+
+        langchain-openai 1.7.4 reads a 400 as a context overflow by its text
+        (``_handle_openai_bad_request``: ``"context_length_exceeded" in str(e)``, or the message
+        says ``Input tokens exceed the configured limit``, ``prompt is too long``...). The
+        ``openai`` SDK 3.57 puts only ``error.message`` in that text, not the code, so the
+        default message is one the check recognises; pass the older "maximum context length"
+        message to see a 400 that is read as a plain invalid request.
+        """
+        message = message or (
+            "Input tokens exceed the configured limit of 272000 tokens. Your messages resulted "
+            "in 301442 tokens. Please reduce the length of the messages."
+        )
+        return cls.error(
+            400,
+            message,
+            type="invalid_request_error",
+            param="messages",
+            code="context_length_exceeded",
+        )
 
 
 def completion(
@@ -189,3 +223,11 @@ class LoopbackServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+
+
+def closed_port_url() -> str:
+    """A ``base_url`` on 127.0.0.1 where nothing listens: a request gets a connection error."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"

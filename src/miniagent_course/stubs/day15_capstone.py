@@ -130,8 +130,9 @@ def predictions() -> dict[str, tuple[str, tuple[str, ...]]]:
     lists them: the user's message and the model's scripted replies). For every key give
     ``(ending, tools)``:
 
-    * ``ending``: ``"work_order"`` (the run has a ``structured_response``), ``"model_limit"``
-      (the model-call budget ended it) or ``"reply"`` (a plain answer ended it);
+    * ``ending``: ``"work_order"`` (the run's ``structured_response`` is a ``WorkOrder``; the
+      other endings leave it ``None``), ``"model_limit"`` (the model-call budget ended it) or
+      ``"reply"`` (a plain answer ended it);
     * ``tools``: the names of the tool messages with ``status == "success"``, in the order they
       are in the history. A refused, failed or over-budget call is not one; the structured
       result's own tool message (named ``"WorkOrder"``) is.

@@ -37,6 +37,8 @@ def test_the_capstone_runs_on_an_openai_compatible_endpoint(monkeypatch):
     assert len(bodies) == len(tracer.calls) == 3
     # what the tracer shows is what went over the wire
     assert [call.payload for call in tracer.calls] == bodies
+    # ToolStrategy forces a tool call at every request (create_agent's tool_choice="any")
+    assert [body["tool_choice"] for body in bodies] == ["required"] * 3
     first, last = bodies[0], bodies[-1]
     assert first["model"] == "loop-model" and first["temperature"] == 0
     assert [t["function"]["name"] for t in first["tools"]] == [

@@ -1,9 +1,10 @@
 """What ``ModelRetryMiddleware`` and ``ToolRetryMiddleware`` share. Mirrors
 ``langchain/agents/middleware/_retry.py``.
 
-Left out: langchain-core's ``ModelError`` classes (a provider error that knows whether it is
-retryable, ``is_retryable``): the miniature has none (``miniagent.openai`` lets the SDK's own
-errors through), so ``default_retry_on`` retries every ``Exception``.
+By default both retry an exception unless it is a ``ModelError`` that says it is not retryable
+(``miniagent.exceptions``): a rate limit, a server error, a timeout or a lost connection is
+retried; a rejected key (401), a forbidden (403) or unknown (404) model, an invalid request (400)
+and a context overflow are not. Any other exception is retried.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from typing import Literal
+
+from miniagent.exceptions import ModelError
 
 RetryOn = tuple[type[Exception], ...] | Callable[[Exception], bool]
 """Exception types to retry on (``isinstance``), or a predicate (_retry.py:16)."""
@@ -42,9 +45,11 @@ def validate_retry_params(
 
 
 def default_retry_on(exc: BaseException) -> bool:
-    """Retry any ``Exception`` (_retry.py:72; upstream first asks a ``ModelError``)."""
+    """A ``ModelError`` if it ``is_retryable``, any other ``Exception`` (_retry.py:70)."""
     if not isinstance(exc, Exception):
         return False
+    if isinstance(exc, ModelError):
+        return exc.is_retryable
     return True
 
 

@@ -2,8 +2,9 @@
 
 A ``wrap_model_call`` that calls ``handler`` up to ``max_retries + 1`` times, sleeping with
 exponential backoff in between; when retries run out it re-raises (``on_failure="error"``) or
-answers with ``AIMessage("Model call failed after N attempts with ...")``. Left out: see
-``_retry.py`` (no ``ModelError.is_retryable``).
+answers with ``AIMessage("Model call failed after N attempts with ...")``. By default it
+retries what ``_retry.default_retry_on`` says: not a ``ModelError`` whose ``is_retryable`` is
+false (a 401 fails at once), everything else.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ A ``wrap_tool_call`` that calls ``handler`` up to ``max_retries + 1`` times for 
 covers (``tools=``: tools or names; all by default), sleeping with exponential backoff in
 between; when retries run out it re-raises (``on_failure="error"``) or answers with an error
 ``ToolMessage("Tool 'x' failed after N attempts with ...")``. A tool's exception reaches the
-wrapper because ``create_agent``'s ``ToolNode`` lets tool errors propagate. Left out: see
-``_retry.py`` (no ``ModelError.is_retryable``).
+wrapper because ``create_agent``'s ``ToolNode`` lets tool errors propagate. Its default
+``retry_on`` is the model middleware's, ``_retry.default_retry_on``: a tool that raises a
+``ModelError`` (a model called inside the tool) is retried only if it ``is_retryable``.
 """
 
 from __future__ import annotations

@@ -19,8 +19,14 @@ no Responses API (a request that would need it raises ``NotImplementedError``), 
 calls run the sync one), no LangSmith gateway, proxy or custom HTTP client, no
 ``FunctionMessage`` / ``ChatMessage`` roles; the SDK client is built on the first request
 (upstream: in the validator), except that a missing key fails at construction as upstream's
-does. SDK errors propagate as the SDK raises them (upstream re-raises them as subclasses that
-also derive from langchain-core's model errors, ``base.py:684``).
+does.
+
+Errors are upstream's: ``_generate`` and ``_stream`` catch the SDK's errors and re-raise them as
+``OpenAIAuthenticationError``, ``OpenAIRateLimitError``, ``OpenAIContextOverflowError``... (same
+message, ``response``, ``body``; the SDK error as ``__cause__``), each a subclass of the SDK's
+class and of a ``miniagent.exceptions.ModelError`` whose ``is_retryable`` the retry middleware
+asks. Since the SDK is imported on the first request, those classes are defined then
+(``_define_openai_errors``; upstream: at import).
 """
 
 from __future__ import annotations
@@ -30,10 +36,21 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field, SecretStr, model_validator
 
+from miniagent.exceptions import (
+    ContextOverflowError,
+    ModelAPIError,
+    ModelAuthenticationError,
+    ModelConnectionError,
+    ModelInvalidRequestError,
+    ModelNotFoundError,
+    ModelPermissionDeniedError,
+    ModelRateLimitError,
+    ModelTimeoutError,
+)
 from miniagent.messages import (
     AIMessage,
     AIMessageChunk,
@@ -51,6 +68,9 @@ from miniagent.messages import (
 from miniagent.models import BaseChatModel
 from miniagent.runnables import RunnableBinding
 from miniagent.tools import BaseTool, convert_to_openai_tool
+
+if TYPE_CHECKING:
+    import openai
 
 WellKnownTools = (
     "file_search",
@@ -568,6 +588,145 @@ def _model_prefers_responses_api(model_name: str | None) -> bool:
     return model_name.startswith(_RESPONSES_API_ONLY_PREFIXES) or "codex" in model_name
 
 
+# ---- errors: the SDK's, re-raised as langchain-core's model errors --------------------------
+
+_OPENAI_ERRORS = (
+    "OpenAIContextOverflowError",
+    "OpenAIAPIContextOverflowError",
+    "OpenAIAuthenticationError",
+    "OpenAIPermissionDeniedError",
+    "OpenAIInvalidRequestError",
+    "OpenAIModelNotFoundError",
+    "OpenAIRateLimitError",
+    "OpenAIAPIError",
+    "OpenAIConnectionError",
+    "OpenAITimeoutError",
+)
+"""Upstream's error classes (``base.py:642``-``683``), defined once the SDK is imported."""
+
+
+# --8<-- [start:define_openai_errors]
+def _define_openai_errors() -> None:
+    """Define upstream's ten error classes (``base.py:642``), each an SDK error and a model error.
+
+    Not upstream: langchain-openai imports ``openai`` and defines them at module level. The
+    miniature imports the SDK on the first request, so it does both then
+    (``_ensure_sync_client_available``), or when a class is looked up by name
+    (``from miniagent.openai.chat_models.base import OpenAIRateLimitError``); ``global`` makes
+    the import and each class statement bind the module-level name, as upstream's do.
+    """
+    global OpenAIContextOverflowError, OpenAIAPIContextOverflowError, OpenAIAuthenticationError
+    global OpenAIPermissionDeniedError, OpenAIInvalidRequestError, OpenAIModelNotFoundError
+    global OpenAIRateLimitError, OpenAIAPIError, OpenAIConnectionError, OpenAITimeoutError
+    global openai  # the module-level name the handlers below use, as upstream's
+    if "OpenAITimeoutError" in globals():
+        return
+    import openai
+
+    class OpenAIContextOverflowError(openai.BadRequestError, ContextOverflowError):
+        """BadRequestError raised when input exceeds OpenAI's context limit."""
+
+    class OpenAIAPIContextOverflowError(openai.APIError, ContextOverflowError):
+        """APIError raised when input exceeds OpenAI's context limit."""
+
+    class OpenAIAuthenticationError(openai.AuthenticationError, ModelAuthenticationError):
+        """OpenAI authentication error classified as a LangChain model error."""
+
+    class OpenAIPermissionDeniedError(openai.PermissionDeniedError, ModelPermissionDeniedError):
+        """OpenAI permission error classified as a LangChain model error."""
+
+    class OpenAIInvalidRequestError(openai.BadRequestError, ModelInvalidRequestError):
+        """OpenAI bad-request error classified as a LangChain model error."""
+
+    class OpenAIModelNotFoundError(openai.NotFoundError, ModelNotFoundError):
+        """OpenAI not-found error classified as a LangChain model error."""
+
+    class OpenAIRateLimitError(openai.RateLimitError, ModelRateLimitError):
+        """OpenAI rate-limit error classified as a LangChain model error."""
+
+    class OpenAIAPIError(openai.InternalServerError, ModelAPIError):
+        """OpenAI server error classified as a LangChain model error."""
+
+    class OpenAIConnectionError(openai.APIConnectionError, ModelConnectionError):
+        """OpenAI connection error classified as a LangChain model error."""
+
+    class OpenAITimeoutError(openai.APITimeoutError, ModelTimeoutError):
+        """OpenAI timeout error classified as a LangChain model error."""
+
+
+# --8<-- [end:define_openai_errors]
+
+
+def __getattr__(name: str) -> Any:
+    """``OpenAIRateLimitError`` & co. by name: defined on first access (imports the SDK)."""
+    if name in _OPENAI_ERRORS:
+        _define_openai_errors()
+        return globals()[name]
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+# --8<-- [start:handle_openai_errors]
+def _handle_openai_bad_request(e: openai.BadRequestError) -> None:
+    """A 400 as a context overflow or an invalid request (``base.py:684``)."""
+    if (
+        "context_length_exceeded" in str(e)
+        or "Input tokens exceed the configured limit" in e.message
+        or "prompt is too long" in e.message
+        or "ContextWindowExceededError" in e.message
+    ):
+        raise OpenAIContextOverflowError(message=e.message, response=e.response, body=e.body) from e
+    if ("'response_format' of type 'json_schema' is not supported with this model") in e.message:
+        message = (
+            "This model does not support OpenAI's structured output feature, which "
+            "is the default method for `with_structured_output` as of "
+            "langchain-openai==0.3. To use `with_structured_output` with this model, "
+            'specify `method="function_calling"`.'
+        )
+        warnings.warn(message)  # noqa: B028 (upstream: no stacklevel)
+        raise OpenAIInvalidRequestError(message=e.message, response=e.response, body=e.body) from e
+    if "Invalid schema for response_format" in e.message:
+        message = (
+            "Invalid schema for OpenAI's structured output feature, which is the "
+            "default method for `with_structured_output` as of langchain-openai==0.3. "
+            'Specify `method="function_calling"` instead or update your schema. '
+            "See supported schemas: "
+            "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas"
+        )
+        warnings.warn(message)  # noqa: B028 (upstream: no stacklevel)
+    raise OpenAIInvalidRequestError(message=e.message, response=e.response, body=e.body) from e
+
+
+def _handle_openai_api_error(e: openai.APIError) -> None:
+    """Any other SDK error by its class; one upstream does not classify is re-raised
+    as it is (a 422, a 409...) (``base.py:721``)."""
+    error_message = str(e)
+    if "exceeds the context window" in error_message:
+        raise OpenAIAPIContextOverflowError(
+            message=e.message, request=e.request, body=e.body
+        ) from e
+    if isinstance(e, openai.AuthenticationError):
+        raise OpenAIAuthenticationError(message=e.message, response=e.response, body=e.body) from e
+    if isinstance(e, openai.PermissionDeniedError):
+        raise OpenAIPermissionDeniedError(
+            message=e.message, response=e.response, body=e.body
+        ) from e
+    if isinstance(e, openai.NotFoundError):
+        raise OpenAIModelNotFoundError(message=e.message, response=e.response, body=e.body) from e
+    if isinstance(e, openai.RateLimitError):
+        raise OpenAIRateLimitError(message=e.message, response=e.response, body=e.body) from e
+    if isinstance(e, openai.InternalServerError):
+        raise OpenAIAPIError(message=e.message, response=e.response, body=e.body) from e
+    if isinstance(e, openai.APITimeoutError):
+        raise OpenAITimeoutError(e.request) from e
+    if isinstance(e, openai.APIConnectionError):
+        raise OpenAIConnectionError(message=e.message, request=e.request) from e
+    raise
+
+
+# --8<-- [end:handle_openai_errors]
+
+
 # ---- the model ------------------------------------------------------------------------------
 
 
@@ -720,9 +879,11 @@ class BaseChatOpenAI(BaseChatModel):
         self.client = self.root_client.chat.completions
 
     def _ensure_sync_client_available(self) -> None:
-        """Build the SDK client on the first request (upstream builds it in the validator)."""
+        """Build the SDK client on the first request (upstream builds it in the validator),
+        and define the error classes its errors are re-raised as."""
         if self.client is None:
             self._build_client()
+        _define_openai_errors()
 
     @property
     def _default_params(self) -> dict[str, Any]:
@@ -821,11 +982,22 @@ class BaseChatOpenAI(BaseChatModel):
     def _generate(
         self, messages: list[BaseMessage], stop: list[str] | None = None, **kwargs: Any
     ) -> AIMessage:
-        """Send the request, parse the reply (``base.py:1944``)."""
-        self._ensure_sync_client_available()
+        """Send the request, parse the reply (``base.py:1944``); the SDK's errors are re-raised
+        as upstream's (``_handle_openai_bad_request``, ``_handle_openai_api_error``)."""
+        self._ensure_sync_client_available()  # and binds `openai`, imported on the first request
         payload = self._get_request_payload(messages, stop=stop, **kwargs)
-        raw_response = self.client.with_raw_response.create(**payload)
-        response = raw_response.parse()
+        raw_response = None
+        try:
+            raw_response = self.client.with_raw_response.create(**payload)
+            response = raw_response.parse()
+        except openai.BadRequestError as e:
+            _handle_openai_bad_request(e)
+        except openai.APIError as e:
+            _handle_openai_api_error(e)
+        except Exception as e:
+            if raw_response is not None and hasattr(raw_response, "http_response"):
+                e.response = raw_response.http_response  # type: ignore[attr-defined]
+            raise e
         return self._create_chat_result(response)
 
     # --8<-- [end:generate]
@@ -983,25 +1155,31 @@ class BaseChatOpenAI(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[AIMessageChunk]:
         """Send a streamed request and yield its chunks (``base.py:1867``)."""
-        self._ensure_sync_client_available()
+        self._ensure_sync_client_available()  # and binds `openai`, imported on the first request
         kwargs["stream"] = True
         stream_usage = self._should_stream_usage(stream_usage, **kwargs)
         if stream_usage:
             kwargs["stream_options"] = {"include_usage": stream_usage}
         payload = self._get_request_payload(messages, stop=stop, **kwargs)
         default_chunk_class: type[AIMessageChunk] = AIMessageChunk
-        response = self.client.create(**payload)
-        with response:
-            for chunk in response:
-                if not isinstance(chunk, dict):
-                    chunk = chunk.model_dump()
-                generation_chunk = self._convert_chunk_to_generation_chunk(
-                    chunk, default_chunk_class, {}
-                )
-                if generation_chunk is None:
-                    continue
-                default_chunk_class = generation_chunk.__class__
-                yield generation_chunk
+        try:
+            response = self.client.create(**payload)
+            context_manager = response
+            with context_manager as response:
+                for chunk in response:
+                    if not isinstance(chunk, dict):
+                        chunk = chunk.model_dump()
+                    generation_chunk = self._convert_chunk_to_generation_chunk(
+                        chunk, default_chunk_class, {}
+                    )
+                    if generation_chunk is None:
+                        continue
+                    default_chunk_class = generation_chunk.__class__
+                    yield generation_chunk
+        except openai.BadRequestError as e:
+            _handle_openai_bad_request(e)
+        except openai.APIError as e:
+            _handle_openai_api_error(e)
 
     # --8<-- [end:stream]
 
