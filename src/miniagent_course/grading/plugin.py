@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,7 @@ from miniagent_course.grading.explain import (
 )
 from miniagent_course.grading.report import (
     SEVERITY,
+    WIDTH,
     Record,
     course_results,
     gradescope,
@@ -362,29 +364,39 @@ class GradingSession:
         for line in progress_lines(self.course, list(self.records.values()), self.strict):
             terminalreporter.write_line(line)
         if "learner" in self.specs and _learner_run(self.config):
-            terminalreporter.write_line(self._your_agent())
+            for line in self._your_agent():
+                terminalreporter.write_line(line)
 
-    def _your_agent(self) -> str:
-        """One line: how the learner's own agent does on the recorded scenarios (``mine``)."""
-        from miniagent_course.mine import check
+    def _your_agent(self) -> list[str]:
+        """How the learner's own agent does on the recorded scenarios (``mine``), in 80 columns."""
+        from miniagent_course.mine import check, your_functions
         from miniagent_course.mine.scenarios import AGENT_SCENARIOS
 
         assert self.course is not None
         # Only days whose graders all passed join: they are known to finish, so a loop in a
         # half-done day never costs a timeout per scenario here (miniagent mine tries them all).
         learner = [r for r in self.records.values() if r.kind == "learner"]
-        days = {r.exercise for r in learner} - {r.exercise for r in learner if r.status != "passed"}
-        report = check(self.course, days=days)
-        agent = check(self.course, AGENT_SCENARIOS, days=days)
-        days = ", ".join(report.yours.functions) or say("table.agent_none")
-        return say(
-            "table.agent",
-            days=days,
-            k=len(report.passed),
-            n=report.total,
-            ak=len(agent.passed),
-            an=agent.total,
-        )
+        passing = {r.exercise for r in learner} - {
+            r.exercise for r in learner if r.status != "passed"
+        }
+        written = set(your_functions(self.course).functions)
+        used, waiting = sorted(written & passing), sorted(written - passing)
+        if not used:
+            text = say("table.agent_none")
+        else:
+            report = check(self.course, days=set(used))
+            agent = check(self.course, AGENT_SCENARIOS, days=set(used))
+            text = say(
+                "table.agent",
+                days=", ".join(used),
+                k=len(report.passed),
+                n=report.total,
+                ak=len(agent.passed),
+                an=agent.total,
+            )
+        if waiting:
+            text += say("table.agent_waiting", days=", ".join(waiting))
+        return textwrap.wrap(text, WIDTH, subsequent_indent="  ")
 
     def pytest_sessionfinish(self, exitstatus: int) -> None:
         if self.course is None or hasattr(self.config, "workerinput"):

@@ -74,6 +74,9 @@ class Tally:
         return text
 
 
+WIDTH = 80  # a terminal's classic width: the progress table never wraps in one
+
+
 def short_name(nodeid: str) -> str:
     """``tests/course/graders/test_x.py::test_y[learner-dict]`` -> ``test_y[dict]``."""
     name = nodeid.split("::")[-1]
@@ -103,10 +106,13 @@ def progress_lines(course: Course, records: list[Record], strict: bool) -> list[
         lines.append(say("table.reference", passed=tally.counts["passed"], total=tally.total))
     if "learner" in table:
         lines.append(say("table.learner_header"))
-        width = max((len(e.title) for e in course.exercises), default=0)  # line the columns up
-        for exercise in course.exercises:
-            if exercise.id in table["learner"]:
-                lines.append(_learner_row(exercise, table["learner"][exercise.id], width))
+        rows = [(e, table["learner"][e.id]) for e in course.exercises if e.id in table["learner"]]
+        status_width = max((len(t.describe()) for _, t in rows), default=0)
+        for exercise, tally in rows:
+            lines.append(_learner_row(exercise, tally, status_width))
+        following = _next_step([(e.id, t.status) for e, t in rows])
+        if following:
+            lines.append(following)
         if strict:
             lines.append(say("table.strict_note"))
     mutants = {label: _total(t) for label, t in table.items() if label.startswith("mutant-")}
@@ -119,20 +125,27 @@ def _total(per_day: dict[str, Tally]) -> Tally:
     return Tally(sum((t.counts for t in per_day.values()), Counter()))
 
 
-def _learner_row(exercise: Exercise, tally: Tally, width: int) -> str:
-    next_step = {
-        "not_started": say("table.next_not_started", day=exercise.id),
-        "failing": say("table.next_failing", day=exercise.id),
-        "in_progress": say("table.next_failing", day=exercise.id),
-    }.get(tally.status, "")
-    return say(
-        "table.row",
-        day=exercise.id,
-        title=exercise.title,
-        width=width,
-        status=tally.describe(),
-        next=next_step,
-    ).rstrip()
+def fit(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, an ellipsis marking a cut."""
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def _learner_row(exercise: Exercise, tally: Tally, status_width: int) -> str:
+    """``  day05  <title, cut to fit>  <status>``: one row, never wider than ``WIDTH``."""
+    room = WIDTH - len(say("table.row", day=exercise.id, title="", status=" " * status_width))
+    title = fit(exercise.title, room)
+    return say("table.row", day=exercise.id, title=f"{title:<{room}}", status=tally.describe())
+
+
+def _next_step(days: list[tuple[str, str]]) -> str:
+    """One line under the table: the first failing day to look at, else the first to start."""
+    for day, status in days:
+        if status in ("failing", "in_progress"):
+            return say("table.next_failing", day=day)
+    for day, status in days:
+        if status == "not_started":
+            return say("table.next_not_started", day=day)
+    return ""
 
 
 def mutant_lines(mutants: dict[str, Tally]) -> list[str]:

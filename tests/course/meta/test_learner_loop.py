@@ -63,6 +63,9 @@ def test_the_readme_pytest_grades_only_the_learner_and_spoils_nothing(workspace)
     assert "course progress" in output
     assert "reference (src/miniagent)" not in output  # the reference is the contributors' business
     assert len(_without_table(output)) < 40, output
+    table = output[output.index("course progress") :].splitlines()
+    assert max(len(line) for line in table) <= 80, table  # an 80-column terminal never wraps it
+    assert "your agent: all miniagent's so far" in output  # nothing of it is the learner's yet
     lowered = output.lower()
     assert "mutant" not in lowered and "tests/course/mutants" not in lowered
     for exercise in workspace.exercises:
@@ -120,4 +123,6 @@ def test_an_endless_loop_inside_a_function_costs_one_timeout(workspace):
     output = done.stdout + done.stderr
     row = next(line for line in output.splitlines() if line.startswith(f"  {day00.id}  "))
     assert "failing 1 of" in row and "not run" in row, row
-    assert "your agent (your functions from: none yet)" in output
+    flowing = " ".join(output.split())  # the agent line wraps at 80 columns
+    assert "your agent: all miniagent's so far" in flowing
+    assert f"written but waiting until all their graders pass: {day00.id}" in flowing
