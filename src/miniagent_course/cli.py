@@ -43,7 +43,7 @@ from miniagent_course.grading.course import (
     stub_problems,
     todo_line,
 )
-from miniagent_course.grading.report import short_name
+from miniagent_course.grading.report import WIDTH, fit, short_name
 from miniagent_course.grading.run import GradingRun, run_graders
 from miniagent_course.text import say
 
@@ -145,19 +145,23 @@ def _paint(text: str, status: str) -> str:
     return f"\033[{COLORS.get(status, '0')}m{text}\033[0m"
 
 
-def _status_line(exercise: Exercise, run: GradingRun, width: int = 48) -> str:
-    """``✓ day05  <title, padded to width>  done``."""
+def _status_line(exercise: Exercise, run: GradingRun, width: int, after: str = "") -> str:
+    """``✓ day05  <title, cut to width>  done``: ``width`` keeps the line within 80 columns."""
     status = run.day_status(exercise)
     text = run.day_text(exercise) or say("cli.status_broken")
     mark = MARKS.get(status, "?")
-    return (
-        f"{_paint(mark, status)} {exercise.id}  {exercise.title:<{width}}  {_paint(text, status)}"
-    )
+    title = f"{fit(exercise.title, width):<{width}}"
+    line = f"{_paint(mark, status)} {exercise.id}  {title}  {_paint(text, status)}"
+    return f"{line}  {after}" if after else line
 
 
-def _title_width(exercises: Sequence[Exercise]) -> int:
-    """Pad titles to the longest one, so the status column lines up."""
-    return max((len(e.title) for e in exercises), default=0)
+def _title_width(exercises: Sequence[Exercise], run: GradingRun, after: int = 0) -> int:
+    """Room for the titles, so the status column lines up and no line passes 80 columns."""
+    longest = max((len(e.title) for e in exercises), default=0)
+    status = max((len(run.day_text(e) or say("cli.status_broken")) for e in exercises), default=0)
+    day = max((len(e.id) for e in exercises), default=0)
+    room = WIDTH - (2 + day + 2) - 2 - status - (2 + after if after else 0)
+    return max(min(longest, room), 12)
 
 
 # --- check, list, grade ------------------------------------------------------------------------
@@ -180,7 +184,7 @@ def check(course: Course, args: argparse.Namespace) -> int:
     """Grade one day (or all) and explain what to do next."""
     exercises = _pick(course, args.day)
     run = _grade(course, exercises, *(["--strict-exercises"] if args.strict else []))
-    width = _title_width(exercises)
+    width = _title_width(exercises, run)
     for exercise in exercises:
         print(_status_line(exercise, run, width))
     for exercise in exercises:
@@ -259,10 +263,13 @@ def list_days(course: Course, args: argparse.Namespace) -> int:
     """Every day with its status and how many hints were used."""
     run = _grade(course, course.exercises)
     shown = _load_state(course).get("hints_shown", {})
-    width = _title_width(course.exercises)
+    hints = {
+        e.id: say("cli.hints_used", shown=shown.get(e.id, 0), total=len(e.hints))
+        for e in course.exercises
+    }
+    width = _title_width(course.exercises, run, after=max(map(len, hints.values())))
     for exercise in course.exercises:
-        hints = say("cli.hints_used", shown=shown.get(exercise.id, 0), total=len(exercise.hints))
-        print(f"{_status_line(exercise, run, width)}  {hints}")
+        print(_status_line(exercise, run, width, after=hints[exercise.id]))
     current = next((e for e in course.exercises if run.day_status(e) != "done"), None)
     print("\n" + (say("cli.list_next", day=current.id) if current else say("cli.course_done")))
     return 0
