@@ -25,6 +25,7 @@ import json
 import os
 import shutil
 import sys
+import textwrap
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -41,6 +42,7 @@ from miniagent_course.grading.course import (
     load_course,
     pristine_stub,
     stub_problems,
+    stubbed_functions,
     todo_line,
 )
 from miniagent_course.grading.report import WIDTH, fit, short_name
@@ -123,12 +125,19 @@ def _parser() -> argparse.ArgumentParser:
     solution.add_argument("day", help=say("cli.help_day"))
     solution.add_argument("--stacked", action="store_true", help=say("cli.help_stacked"))
     commands.add_parser("mine", help=say("cli.help_mine"))
-    trace_parser = commands.add_parser("trace", help=say("cli.help_trace"))
-    from miniagent.demo import RENDERERS  # stdlib imports only: cheap
+    from miniagent.demo import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, RENDERERS  # stdlib only
 
+    trace_parser = commands.add_parser(
+        "trace",
+        help=say("cli.help_trace"),
+        description=textwrap.fill(say("trace.description"), 79),
+        epilog=say("trace.variables", timeout=DEFAULT_TIMEOUT, retries=DEFAULT_MAX_RETRIES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     trace_parser.add_argument(
         "--agent", choices=list(RENDERERS), default="react", help=say("cli.help_agent")
     )
+    trace_parser.add_argument("--traceback", action="store_true", help=say("trace.help_traceback"))
     commands.add_parser("open", help=say("cli.help_open"))  # handled in main()
     grade = commands.add_parser("grade", help=say("cli.help_grade"))
     grade.add_argument("--json", metavar="FILE", help=say("cli.help_grade_json"))
@@ -207,7 +216,12 @@ def _explain(course: Course, exercise: Exercise, run: GradingRun, detailed: bool
     elif status == "failing":
         _explain_failures(exercise, run, detailed)
     elif status == "in_progress":
-        print("\n" + say("cli.in_progress", day=exercise.id, file=exercise.file))
+        stubs = stubbed_functions(course.root / exercise.file, exercise.id)
+        names = ", ".join(say("cli.stub_at", name=name, line=line) for name, line in stubs)
+        key = {0: "cli.in_progress", 1: "cli.in_progress_one"}.get(
+            len(stubs), "cli.in_progress_named"
+        )
+        print("\n" + say(key, day=exercise.id, file=exercise.file, names=names))
     elif status == "not_started" and detailed:
         line = todo_line(course.root / exercise.file, exercise.id) or 1
         print("\n" + say("cli.not_started", day=exercise.id, file=exercise.file, line=line))
@@ -589,14 +603,24 @@ def trace(course: Course, args: argparse.Namespace) -> int:
 
     The model is the course's switch (``course_model``): the demo's scripted fake, unless
     ``MINIAGENT_MODEL`` names a real one. The payload is built by ``miniagent.openai``'s
-    converter, so offline it is the body a real model would have received.
+    converter, so offline it is the body a real model would have received. A real model is
+    announced in one line and runs with the course's timeout and retries; if it fails (a refused
+    key, a wrong URL, a server that hangs, no key), two lines on stderr say what and the fix
+    (``--traceback`` or ``MINIAGENT_TRACEBACK=1``: the traceback too, the key blanked out).
     """
     from miniagent.demo import RENDERERS
-    from miniagent_course.models import course_model
+    from miniagent_course.models import course_model, report_failure
     from miniagent_course.tracer import PayloadTracer
 
     tracer = PayloadTracer()
-    print(RENDERERS[args.agent](course_model(None), config={"callbacks": [tracer]}))
+    model = None
+    try:
+        model = course_model(None)  # a real one is announced in one line: model, URL, key hidden
+        print(RENDERERS[args.agent](model, config={"callbacks": [tracer]}))
+    except Exception as error:  # a real model's failure: two lines, the fix, no traceback
+        if not report_failure(error, model, show_traceback=args.traceback):
+            raise
+        return 1
     print("\n" + say("trace.header", n=len(tracer.calls)))
     for number, call in enumerate(tracer.calls, 1):
         print(

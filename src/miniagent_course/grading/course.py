@@ -491,6 +491,22 @@ def stub_problems(source: str, exercise: Exercise) -> list[str]:
     return problems
 
 
+def stubbed_functions(path: Path, exercise_id: str) -> list[tuple[str, int]]:
+    """The functions in ``path`` whose body is still ``raise NotStarted("<id>")``: (name, line
+    of that ``raise``), in file order ([] when the file cannot be read or parsed)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = _body_without_docstring(node)
+            if len(body) == 1 and _is_todo_raise(body[0], exercise_id):
+                found.append((node.name, body[0].lineno))
+    return sorted(found, key=lambda pair: pair[1])
+
+
 def todo_line(path: Path, exercise_id: str) -> int | None:
     """The line of the first ``# TODO(<id>)`` in ``path`` (1-based), if any."""
     try:

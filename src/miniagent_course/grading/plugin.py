@@ -50,6 +50,7 @@ from miniagent_course.grading.course import (
 from miniagent_course.grading.explain import (
     STOP_AT_NOT_STARTED,
     LastCall,
+    compared_lines,
     explain,
     recorded,
     summary,
@@ -170,6 +171,7 @@ class GradingSession:
         self.blocked: dict[tuple[str, str], str] = {}  # (day, spec) -> why the rest is not run
         self.not_run: set[str] = set()  # node ids skipped because of ``blocked``
         self.not_started: set[str] = set()  # node ids whose learner function raised NotStarted
+        self.comparing_for_learner = False  # a learner grader is running: explain its ==
         self.output_shown: set[tuple[str, str]] = (
             set()
         )  # (day, spec) whose printed output was shown
@@ -228,6 +230,7 @@ class GradingSession:
         arguments = {name: pyfuncitem.funcargs[name] for name in names}
         property_based = hasattr(pyfuncitem.obj, "hypothesis")
         token = STOP_AT_NOT_STARTED.set(property_based and impl_kind(spec) == "learner")
+        self.comparing_for_learner = impl_kind(spec) == "learner"
         try:
             call_with_timeout(pyfuncitem.obj, arguments, self.timeout)
         except GraderTimeout:
@@ -243,9 +246,16 @@ class GradingSession:
             return True
         finally:
             STOP_AT_NOT_STARTED.reset(token)
+            self.comparing_for_learner = False
         if self.strict:
             pytest.fail(say("grading.not_started_strict", day=exercise.id), pytrace=False)
         pytest.skip(say("grading.not_started", day=exercise.id))
+
+    def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> list[str] | None:
+        """A learner grader's failed ``==``: both values, each shown where they differ."""
+        if op != "==" or not self.comparing_for_learner:
+            return None
+        return ["(the two values below differ)", *compared_lines(left, right)]
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
@@ -274,7 +284,8 @@ class GradingSession:
                 entry["message"] = text.splitlines()[0]
             elif call.when == "call" and impl_kind(spec) == "learner":
                 report.longrepr = self._explain(item, exercise, spec, error)
-                entry["message"] = summary(error)
+                last = self.last_calls.get((exercise.id, spec))
+                entry["message"] = summary(error, last, Path(item.path))
         if impl_kind(spec) == "learner":
             self._cap_output(report, (exercise.id, spec))
         notes = [value for key, value in item.user_properties if key == NOTES]
@@ -317,7 +328,9 @@ class GradingSession:
             last=self.last_calls.get((exercise.id, spec)),
         )
         if (exercise.id, spec) in self.explained:
-            return say("explain.again", test=short_name(item.nodeid), detail=summary(error))
+            last = self.last_calls.get((exercise.id, spec))
+            detail = summary(error, last, Path(item.path))
+            return say("explain.again", test=short_name(item.nodeid), detail=detail)
         self.explained.add((exercise.id, spec))
         return text
 
