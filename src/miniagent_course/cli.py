@@ -18,6 +18,7 @@ Grading runs pytest in a subprocess (see ``grading/run.py``); every message come
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -50,6 +51,7 @@ from miniagent_course.grading.run import GradingRun, run_graders
 from miniagent_course.text import say
 
 STATE_FILE = Path(".miniagent") / "state.json"
+STATUS_CACHE = Path(".miniagent") / "status.json"  # `miniagent list`'s day statuses, by content
 SITE_URL = "http://127.0.0.1:8000"  # where `miniagent open` serves the course (its default port)
 SITE_DOCS = "course"  # mkdocs.yml's docs_dir; pages are <name>.html (use_directory_urls: false)
 DEFAULT_GRADE_REPORT = "results.grade.json"  # git ignores *.grade.json
@@ -273,9 +275,49 @@ def _next_exercise(course: Course, exercise: Exercise) -> Exercise | None:
     return course.exercises[position] if position < len(ids) else None
 
 
+def _day_key(course: Course, exercise: Exercise) -> str:
+    """What a day's status depends on: the learner's file, its graders and the course's list."""
+    digest = hashlib.sha256()
+    for path in [course.root / exercise.file, course.root / "course.toml"]:
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"(missing)")
+    for path in course.grader_files(exercise):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _graded_with_cache(course: Course) -> GradingRun:
+    """Every day's status, regrading only the days whose files changed since the last ``list``.
+
+    Kept in ``.miniagent/status.json``; a day's entry is trusted only while its key (the content
+    of the learner's file, its graders and course.toml) is unchanged.
+    """
+    path = course.root / STATUS_CACHE
+    try:
+        cache = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    keys = {e.id: _day_key(course, e) for e in course.exercises}
+    stale = [e for e in course.exercises if cache.get(e.id, {}).get("key") != keys[e.id]]
+    if stale:
+        run = _grade(course, stale)
+        for exercise in stale:
+            if run.exitstatus != -1 and run.day_status(exercise) != "broken":
+                status, text = run.day_status(exercise), run.day_text(exercise)
+                cache[exercise.id] = {"key": keys[exercise.id], "status": status, "text": text}
+            else:  # a run that did not finish says nothing lasting about the day
+                cache.pop(exercise.id, None)
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(cache, indent=1) + "\n", encoding="utf-8")
+    status = {e.id: cache[e.id] for e in course.exercises if e.id in cache}
+    return GradingRun(exitstatus=0, output="", status={"learner": status})
+
+
 def list_days(course: Course, args: argparse.Namespace) -> int:
     """Every day with its status and how many hints were used."""
-    run = _grade(course, course.exercises)
+    run = _graded_with_cache(course)
     shown = _load_state(course).get("hints_shown", {})
     hints = {
         e.id: say("cli.hints_used", shown=shown.get(e.id, 0), total=len(e.hints))

@@ -238,3 +238,29 @@ def test_pytest_inside_exercises_points_to_the_course_folder():
     )
     assert "graded from the course folder" in done.stdout
     assert f"cd {exercises.parent} && pytest" in done.stdout
+
+
+def test_list_regrades_only_the_days_whose_files_changed(toy_course, capsys, monkeypatch):
+    graded = []
+    real = cli.run_graders
+
+    def counting(course, exercises, *args, **kwargs):
+        graded.append([e.id for e in exercises])
+        return real(course, exercises, *args, **kwargs)
+
+    monkeypatch.setattr(cli, "run_graders", counting)
+    code, first = _run(toy_course, "list", capsys=capsys)
+    assert graded == [["day01", "day02"]]
+    code, again = _run(toy_course, "list", capsys=capsys)
+    assert graded == [["day01", "day02"]] and again == first  # nothing changed: nothing graded
+    _solve(toy_course, "day02")
+    code, out = _run(toy_course, "list", capsys=capsys)
+    assert graded[-1] == ["day02"]
+    assert "day02" in out and "done" in out.split("day02", 1)[1].splitlines()[0]
+    # A changed grader counts as a change too.
+    grader = toy_course.root / "tests/course/graders/test_day01_double.py"
+    grader.write_text(
+        grader.read_text() + "\n\ndef test_double_one(impl):\n    assert impl.double(1) == 2\n"
+    )
+    _run(toy_course, "list", capsys=capsys)
+    assert graded[-1] == ["day01"]
