@@ -13,8 +13,12 @@ logging hooks wrote inside it: the hook order, and what the limit counts.
 A real model plays it only when you name one: ``MINIAGENT_MODEL=openai:<model>`` (resolved by
 ``miniagent.chat_models.init_chat_model``; set ``OPENAI_BASE_URL`` for Ollama, vLLM & co.). An
 exported ``OPENAI_API_KEY`` alone changes nothing. The course tooling has the same switch
-(``course_model``); this module may not import the course tooling, so ``main`` reads the
-variable itself.
+(``course_model``); this module may not import the course tooling, so the course's real-model
+settings live here, at the end, and the course's ``course_model`` uses them: the timeout and retries
+(``MINIAGENT_TIMEOUT``, ``MINIAGENT_MAX_RETRIES``; never ``ChatOpenAI``'s own defaults, which stay
+upstream's), the one banner line that names the model and the URL (the key is never shown), and
+a failure told in two lines, what went wrong and the fix (``--traceback`` or
+``MINIAGENT_TRACEBACK=1`` adds the traceback, with the key blanked out).
 
 All wording is in ``TEXT`` below (``MINIAGENT_LANG=zh`` picks a translation once one is added;
 missing keys fall back to English).
@@ -26,6 +30,7 @@ import argparse
 import os
 import sys
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 TEXT: dict[str, dict[str, str]] = {
@@ -69,6 +74,54 @@ TEXT: dict[str, dict[str, str]] = {
         "log_after_model": "log  after_model: the state now holds {n} message(s)",
         "log_wrap_tool": "log  wrap_tool_call: {name} -> handler",
         "log_after_agent": "log  after_agent: the run ends with {n} message(s)",
+        # --help
+        "help_description": "Watch an agent's loop turn: a scripted model answers a question with "
+        "two tool calls, and every round is printed. Offline, no key: a real model plays only "
+        "when MINIAGENT_MODEL names one.",
+        "help_traceback": "when a real model fails, print the full traceback too (the key blanked "
+        "out); MINIAGENT_TRACEBACK=1 does the same",
+        "help_variables": """a real model (optional; any OpenAI-compatible endpoint):
+  MINIAGENT_MODEL=openai:<model>   the model that plays the story (unset: the scripted fake)
+  OPENAI_BASE_URL=<url>            its endpoint, e.g. http://localhost:11434/v1 (Ollama);
+                                   unset: https://api.openai.com/v1
+  OPENAI_API_KEY=<key>             the key it expects (a local server takes any dummy value);
+                                   never printed
+  MINIAGENT_TIMEOUT=<seconds>      how long one request may take (default {timeout:g})
+  MINIAGENT_MAX_RETRIES=<n>        retries of a request that timed out or failed to connect
+                                   (or got a 429 or 5xx; default {retries})
+  MINIAGENT_TRACEBACK=1            on failure, the full traceback too (as --traceback)""",
+        # a real model: the banner, and failures in two lines (the [model] table of the
+        # course's cli.en.toml says the same; a test keeps the two equal)
+        "real_banner": "Real model {model} at {url} (key hidden; timeout {timeout:g} s, "
+        "max retries {retries})",
+        "real_bad_timeout": "{var} must be a number of seconds above 0, not {value!r} (unset it "
+        "for the default, {default}).",
+        "real_bad_retries": "{var} must be a whole number, 0 or more, not {value!r} (unset it for "
+        "the default, {default}).",
+        "real_bad_name": "MINIAGENT_MODEL={name}: {error}",
+        "real_no_key": "No API key for model {model} at {url}: OPENAI_API_KEY is not set.",
+        "real_no_key_fix": "Set it to the key your endpoint expects; a local server (Ollama, "
+        "vLLM, llama.cpp) takes any dummy value: export OPENAI_API_KEY=local",
+        "real_auth": "{url} refused the key for model {model} ({status}: {detail}).",
+        "real_auth_fix": "Check OPENAI_API_KEY: it must be a key this endpoint accepts, and "
+        "OPENAI_BASE_URL the endpoint the key belongs to.",
+        "real_forbidden": "{url} does not let this key use model {model} ({status}: {detail}).",
+        "real_forbidden_fix": "Use a key with access to this model, or name another one in "
+        "MINIAGENT_MODEL.",
+        "real_not_found": "{url} has no model {model} there ({status}: {detail}).",
+        "real_not_found_fix": "Check the model name in MINIAGENT_MODEL (GET {url}/models lists "
+        "the server's) and that OPENAI_BASE_URL ends in /v1.",
+        "real_connection": "Cannot connect to {url} for model {model}: nothing answers there.",
+        "real_connection_fix": "Start your server, or correct OPENAI_BASE_URL (Ollama: "
+        "http://localhost:11434/v1; vLLM, llama.cpp: the port you started it on).",
+        "real_timeout": "Model {model} at {url} did not answer within {timeout:g} s "
+        "({attempts} attempt(s)).",
+        "real_timeout_fix": "Is the server busy, or still loading the model? Allow longer with "
+        "MINIAGENT_TIMEOUT=<seconds> (and MINIAGENT_MAX_RETRIES=<n>).",
+        "real_other": "Model {model} at {url} failed: {kind}: {detail}",
+        "real_other_fix": "The server's message says why; Day 15's \"When the endpoint fails\" "
+        "lists what each error means.",
+        "real_more": "Full traceback: --traceback or MINIAGENT_TRACEBACK=1.",
     },
 }
 
@@ -282,24 +335,245 @@ def _node_update(node: str, update: dict[str, Any] | None, seen: int) -> list[st
 RENDERERS = {"react": render, "create_agent": render_create_agent}
 
 
+# ---- a real model: the course's settings, the banner, and failures in two lines ----------------
+#
+# The course's side (its ``course_model``, ``miniagent trace``) uses these functions with its
+# own strings (``text``: a ``t``-like function of the short keys below); this module may not
+# import the course tooling, so the mechanism lives here.
+
+MODEL_VAR = "MINIAGENT_MODEL"
+TIMEOUT_VAR = "MINIAGENT_TIMEOUT"
+RETRIES_VAR = "MINIAGENT_MAX_RETRIES"
+TRACEBACK_VAR = "MINIAGENT_TRACEBACK"
+DEFAULT_TIMEOUT = 60.0
+"""Seconds one request may take before the course gives up (the ``openai`` SDK's own: 600)."""
+DEFAULT_MAX_RETRIES = 1
+"""Retries after a timeout, a connection error, a 429 or a 5xx (the SDK's own: 2)."""
+OPENAI_URL = "https://api.openai.com/v1"
+Text = Callable[..., str]
+
+
+def _demo_text(key: str, **fields: Any) -> str:
+    return t(f"real_{key}", **fields)
+
+
+class ModelSetupError(Exception):
+    """The named model could not be set up (a bad variable, no key); the message says how to fix it."""
+
+
+def _setting(name: str, parse: Callable[[str], Any], default: Any, key: str, text: Text) -> Any:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = parse(raw)
+    except ValueError:
+        value = None
+    if value is None or value < 0 or (parse is float and not value > 0):
+        raise ModelSetupError(text(key, var=name, value=raw, default=f"{default:g}"))
+    return value
+
+
+def real_model_settings(text: Text = _demo_text) -> dict[str, Any]:
+    """``timeout`` and ``max_retries`` for a real model: ``MINIAGENT_TIMEOUT`` (seconds, default
+    60) and ``MINIAGENT_MAX_RETRIES`` (default 1); a bad value raises ``ModelSetupError``."""
+    timeout = _setting(TIMEOUT_VAR, float, DEFAULT_TIMEOUT, "bad_timeout", text)
+    retries = _setting(RETRIES_VAR, int, DEFAULT_MAX_RETRIES, "bad_retries", text)
+    return {"timeout": timeout, "max_retries": retries}
+
+
+def _without_password(url: str) -> str:
+    """``url`` without ``user:password@``, query or fragment: a URL may carry a credential too
+    (``?api-key=...``)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=netloc, query="", fragment=""))
+
+
+def endpoint_url(model: Any = None, base_url: str | None = None) -> str:
+    """The URL ``model`` sends its requests to (``ChatOpenAI``'s ``base_url``, else the SDK's
+    ``OPENAI_BASE_URL``, else OpenAI's), without a password."""
+    url = base_url or getattr(model, "openai_api_base", None) or os.environ.get("OPENAI_API_BASE")
+    url = url or os.environ.get("OPENAI_BASE_URL", "").strip() or OPENAI_URL
+    return _without_password(str(url).rstrip("/"))
+
+
+def build_real_model(name: str, text: Text = _demo_text, **kwargs: Any) -> Any:
+    """``init_chat_model(name, **kwargs)`` with the course's timeout and retries where ``kwargs``
+    sets none; a bad name or setting, or a missing key, raises ``ModelSetupError``."""
+    settings = real_model_settings(text)
+    if "request_timeout" not in kwargs:  # the field's own name: the caller set it
+        kwargs.setdefault("timeout", settings["timeout"])
+    kwargs.setdefault("max_retries", settings["max_retries"])
+    from miniagent.chat_models import init_chat_model
+
+    try:
+        return init_chat_model(name, **kwargs)
+    except ImportError as error:  # no openai SDK: its one sentence says what to install
+        raise ModelSetupError(str(error)) from None
+    except (ValueError, TypeError, NotImplementedError) as error:
+        first = str(error).split("\n\n")[0]  # upstream's sentence, without its list of providers
+        raise ModelSetupError(text("bad_name", name=name, error=first)) from None
+    except Exception as error:  # the SDK's "api_key client option must be set", as upstream
+        if kwargs.get("api_key") or os.environ.get("OPENAI_API_KEY"):
+            raise
+        url = endpoint_url(base_url=kwargs.get("base_url"))
+        model = name.split(":", 1)[-1]
+        lines = [text("no_key", model=model, url=url), text("no_key_fix")]
+        raise ModelSetupError("\n".join(lines)) from error
+
+
+def banner(model: Any, text: Text = _demo_text) -> str:
+    """The one line that says a real model is in use: its name, its URL, "key hidden" and the
+    timeout and retries it runs with (never the key)."""
+    timeout = model.request_timeout
+    return text(
+        "banner",
+        model=model.model_name,
+        url=endpoint_url(model),
+        timeout=timeout if isinstance(timeout, (int, float)) else 600,
+        retries=2 if model.max_retries is None else model.max_retries,
+    )
+
+
+def _detail(error: BaseException) -> str:
+    """The server's own words, short: ``body["message"]``, else the error's first line."""
+    body = getattr(error, "body", None)
+    message = body.get("message") if isinstance(body, dict) else None
+    if not isinstance(message, str) or not message.strip():
+        message = getattr(error, "message", None) or str(error) or type(error).__name__
+    message = " ".join(str(message).split())
+    return message if len(message) <= 160 else message[:157] + "..."
+
+
+def describe_failure(error: BaseException, model: Any, text: Text = _demo_text) -> list[str] | None:
+    """Two lines for a real model's failure, what went wrong (naming the URL and the model) and
+    the fix; ``None`` for an error that is not the model's.
+
+    Keyed on ``miniagent.exceptions``' classes, which ``ChatOpenAI``'s errors derive from
+    (``OpenAIAuthenticationError`` is an ``openai.AuthenticationError`` and a
+    ``ModelAuthenticationError``), so no SDK import is needed here.
+    """
+    from miniagent import exceptions as ex
+
+    if isinstance(error, ModelSetupError):
+        return str(error).splitlines()
+    if isinstance(error, ImportError) and "openai" in str(error):  # the SDK, first needed now
+        return [str(error)]
+    fields = {
+        "model": getattr(model, "model_name", "?"),
+        "url": endpoint_url(model),
+        "status": getattr(error, "status_code", None) or "",
+        "detail": _detail(error),
+    }
+    kinds = [
+        (ex.ModelAuthenticationError, "auth"),
+        (ex.ModelPermissionDeniedError, "forbidden"),
+        (ex.ModelNotFoundError, "not_found"),
+        (ex.ModelTimeoutError, "timeout"),
+        (ex.ModelConnectionError, "connection"),
+    ]
+    kind = next((key for cls, key in kinds if isinstance(error, cls)), None)
+    if kind == "timeout":
+        timeout = getattr(model, "request_timeout", None)
+        retries = getattr(model, "max_retries", None)
+        fields["timeout"] = timeout if isinstance(timeout, (int, float)) else 600
+        fields["attempts"] = 1 + (2 if retries is None else retries)
+    if kind is None:
+        sdk = any(c.__module__.split(".")[0] == "openai" for c in type(error).__mro__)
+        if not (isinstance(error, ex.ModelError) or sdk):
+            return None
+        kind = "other"
+        fields["kind"] = type(error).__name__
+    return [text(kind, **fields), text(f"{kind}_fix", **fields)]
+
+
+def secrets_of(model: Any = None) -> list[str]:
+    """The strings no output may show: the model's key and ``OPENAI_API_KEY``."""
+    found = [os.environ.get("OPENAI_API_KEY", "")]
+    key = getattr(model, "openai_api_key", None)
+    if key is not None and hasattr(key, "get_secret_value"):
+        found.append(key.get_secret_value())
+    return [s for s in found if len(s.strip()) >= 4]
+
+
+def redact(text: str, secrets: list[str]) -> str:
+    """``text`` with every secret blanked out."""
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
+
+
+def wants_traceback(flag: bool = False) -> bool:
+    """``--traceback`` given, or ``MINIAGENT_TRACEBACK`` set to anything but ``0``/empty."""
+    return flag or os.environ.get(TRACEBACK_VAR, "").strip() not in ("", "0")
+
+
+def report_failure(
+    lines: list[str], error: BaseException, model: Any, *, show_traceback: bool, more: str
+) -> None:
+    """Print the failure to stderr: the traceback first if asked (the key blanked out), then
+    the two lines, the second ending with how to see the traceback."""
+    import traceback
+
+    out = []
+    if isinstance(error, ModelSetupError):
+        pass  # the message says it all: where it came from is no help
+    elif show_traceback:
+        out.append("".join(traceback.format_exception(type(error), error, error.__traceback__)))
+    else:
+        lines = [*lines[:-1], f"{lines[-1]} {more}"]
+    out += lines
+    sys.stderr.write(redact("\n".join(out), secrets_of(model)) + "\n")
+
+
 def named_model() -> Any:
     """The model named in ``MINIAGENT_MODEL`` (``openai:<model>``), else ``None``: only a
     named model is real (the course's ``course_model`` switch, read here without the course
-    tooling)."""
-    name = os.environ.get("MINIAGENT_MODEL", "").strip()
+    tooling), with the course's timeout and retries."""
+    name = os.environ.get(MODEL_VAR, "").strip()
     if not name:
         return None
-    from miniagent.chat_models import init_chat_model
-
-    return init_chat_model(name)
+    return build_real_model(name)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m miniagent.demo")
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m miniagent.demo",
+        description=textwrap.fill(t("help_description"), 79),
+        epilog=t("help_variables", timeout=DEFAULT_TIMEOUT, retries=DEFAULT_MAX_RETRIES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--agent", choices=list(RENDERERS), default="react", help=t("agent_help"))
-    args = parser.parse_args(argv)
-    sys.stdout.write(RENDERERS[args.agent](named_model()) + "\n")
+    parser.add_argument("--traceback", action="store_true", help=t("help_traceback"))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the demo; a real model's failure is told in two lines on stderr, and returns 1."""
+    args = _parser().parse_args(argv)
+    show_traceback = wants_traceback(args.traceback)
+    model = None
+    try:
+        model = named_model()
+        if model is not None:
+            print(banner(model), flush=True)  # before the run: a slow server shows what it waits on
+        out = RENDERERS[args.agent](model)
+    except KeyboardInterrupt:  # Ctrl+C while a slow server thinks: stop quietly
+        print()
+        return 130
+    except Exception as error:
+        lines = describe_failure(error, model) if os.environ.get(MODEL_VAR, "").strip() else None
+        if lines is None:
+            raise
+        report_failure(lines, error, model, show_traceback=show_traceback, more=t("real_more"))
+        return 1
+    sys.stdout.write(out + "\n")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    if status := main():  # 0 falls through: whoever ran this module goes on
+        raise SystemExit(status)
