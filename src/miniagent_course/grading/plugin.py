@@ -45,6 +45,7 @@ from miniagent_course.grading.course import (
     not_started_in,
     parse_impl_option,
     spec_exercise,
+    stubbed_functions,
     todo_line,
 )
 from miniagent_course.grading.explain import (
@@ -70,6 +71,7 @@ from miniagent_course.text import say
 NOTES = "miniagent-notes"  # a grader's record_property(NOTES, [lines]) shown once the day passes
 PROPERTY = "miniagent"  # the key of our entry in report.user_properties (travels through xdist)
 SESSION = "miniagent-grading-session"  # the name the GradingSession plugin object is registered as
+PROPERTY_MARGIN = 3  # a property-based grader's wall-clock limit, in units of --grader-timeout
 OUTPUT_HEAD, OUTPUT_TAIL = 12, 6  # lines of a learner's printed output shown, once per day
 
 
@@ -146,6 +148,12 @@ def impl(request: pytest.FixtureRequest) -> Implementation:
     if key in session.blocked:  # an earlier grader of this day timed out, or the file is broken
         session.not_run.add(request.node.nodeid)
         pytest.skip(session.blocked[key])
+    if request.param == "learner" and session.untouched(exercise):
+        # Every graded function is still the stub's `raise NotStarted`: no need to run a thing.
+        session.not_started.add(request.node.nodeid)
+        if session.strict:
+            pytest.fail(say("grading.not_started_strict", day=exercise.id), pytrace=False)
+        pytest.skip(say("grading.not_started", day=exercise.id))
     try:
         return session.implementation(exercise, request.param)
     except ExerciseLoadError as error:
@@ -172,12 +180,33 @@ class GradingSession:
         self.not_run: set[str] = set()  # node ids skipped because of ``blocked``
         self.not_started: set[str] = set()  # node ids whose learner function raised NotStarted
         self.comparing_for_learner = False  # a learner grader is running: explain its ==
+        self.stubs_only: dict[str, bool] = {}  # day -> every graded function is still a stub
         self.output_shown: set[tuple[str, str]] = (
             set()
         )  # (day, spec) whose printed output was shown
         self.explained: set[tuple[str, str]] = set()  # (day, spec) whose first failure was shown
         self.last_calls: dict[tuple[str, str], LastCall] = {}
         self.created: list[str] = []  # exercise files laid out from their stubs at start
+
+    def _in_learner_code(self, stopped: GraderTimeout, exercise: Exercise, spec: str) -> bool:
+        """Was the grader inside the code under test when its time ran out? (Always presumed for
+        implementations that are not the learner's file, and when the stack is unknown.)"""
+        if impl_kind(spec) != "learner" or not stopped.files:
+            return True
+        assert self.course is not None
+        mine = (self.course.root / exercise.file).resolve()
+        return any(Path(f).resolve() == mine for f in stopped.files if f and not f.startswith("<"))
+
+    def untouched(self, exercise: Exercise) -> bool:
+        """Is every graded function of the learner's file still ``raise NotStarted``?"""
+        if exercise.id not in self.stubs_only:
+            assert self.course is not None
+            stubbed = {
+                name for name, _ in stubbed_functions(self.course.root / exercise.file, exercise.id)
+            }
+            graded = {f.name for f in exercise.functions}
+            self.stubs_only[exercise.id] = bool(graded) and graded <= stubbed
+        return self.stubs_only[exercise.id]
 
     def implementation(self, exercise: Exercise, spec: str) -> Implementation:
         """Load each implementation once per session; a load error is remembered too."""
@@ -231,10 +260,14 @@ class GradingSession:
         property_based = hasattr(pyfuncitem.obj, "hypothesis")
         token = STOP_AT_NOT_STARTED.set(property_based and impl_kind(spec) == "learner")
         self.comparing_for_learner = impl_kind(spec) == "learner"
+        # A property-based grader is bounded by its example count; its own search for examples
+        # is not the learner's time, so it gets a wider wall-clock margin on a busy machine.
+        seconds = self.timeout * (PROPERTY_MARGIN if property_based else 1)
         try:
-            call_with_timeout(pyfuncitem.obj, arguments, self.timeout)
-        except GraderTimeout:
-            self.blocked[(exercise.id, spec)] = say("grading.not_run_timeout", day=exercise.id)
+            call_with_timeout(pyfuncitem.obj, arguments, seconds)
+        except GraderTimeout as stopped:
+            if self._in_learner_code(stopped, exercise, spec):  # a probable endless loop
+                self.blocked[(exercise.id, spec)] = say("grading.not_run_timeout", day=exercise.id)
             raise
         except (Exception, pytest.skip.Exception) as error:
             if impl_kind(spec) != "learner" or not_started_in(error) is None:
@@ -269,7 +302,7 @@ class GradingSession:
         entry["status"] = report.outcome
         if item.nodeid in self.not_run and report.skipped:
             entry["status"] = "not_run"
-        if item.nodeid in self.not_started and call.when == "call":
+        if item.nodeid in self.not_started and not report.passed:
             entry["status"] = "not_started"
             self._not_started(report, exercise)
         elif report.failed and call.excinfo is not None:
@@ -279,7 +312,11 @@ class GradingSession:
                 entry["status"] = "not_started"
                 self._not_started(report, exercise)
             elif isinstance(error, GraderTimeout):
-                text = say("grading.timeout", seconds=self.timeout, day=exercise.id)
+                mine = self._in_learner_code(error, exercise, spec)
+                key = "grading.timeout" if mine else "grading.timeout_not_yours"
+                text = say(
+                    key, seconds=error.args[0] if error.args else self.timeout, day=exercise.id
+                )
                 report.longrepr = text
                 entry["message"] = text.splitlines()[0]
             elif call.when == "call" and impl_kind(spec) == "learner":

@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import contextvars
 import ctypes
+import sys
 import threading
+import traceback
 from collections.abc import Callable
 from typing import Any
 
 
 class GraderTimeout(Exception):
-    """A grader ran longer than its time limit."""
+    """A grader ran longer than its time limit; ``files`` are those of the code it was running
+    when it was stopped (innermost last), so a loop can be placed in the learner's file or not."""
+
+    def __init__(self, seconds: float = 0.0, files: tuple[str, ...] = ()) -> None:
+        super().__init__(seconds)
+        self.files = files
 
 
 def _raise_in(thread: threading.Thread, error: type[BaseException]) -> None:
@@ -50,9 +57,11 @@ def call_with_timeout(function: Callable[..., Any], kwargs: dict[str, Any], seco
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
+        frame = sys._current_frames().get(worker.ident or -1)  # where it was when time ran out
+        files = tuple(f.filename for f in traceback.extract_stack(frame)) if frame else ()
         _raise_in(worker, GraderTimeout)
         worker.join(1.0)  # a Python loop stops at once; a thread stuck in C code stays behind
-        raise GraderTimeout(seconds)
+        raise GraderTimeout(seconds, files)
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("value")

@@ -60,6 +60,22 @@ def test_an_endless_loop_costs_one_timeout_per_day(toy_course):
     assert "Stopped after 1 s" in run.output and "traceback above" not in run.output
 
 
+def test_a_grader_slow_on_its_own_is_never_called_the_learners_endless_loop(toy_course):
+    # The grader, not the learner's function, is busy when time runs out (a property-based
+    # search on a loaded machine, say): no accusation, and the day's other graders still run.
+    grader = toy_course.root / "tests/course/graders/test_day01_double.py"
+    grader.write_text(
+        "import time\n\n\ndef test_slow_grader(impl):\n    assert impl.double(2) == 4\n"
+        "    time.sleep(30)\n\n\ndef test_double_zero(impl):\n    assert impl.double(0) == 0\n"
+    )
+    _write(toy_course, "day01", "def double(x):\n    return 2 * x\n")
+    run = run_graders(toy_course, toy_course.exercises[:1], "learner", "--grader-timeout=1")
+    slow, zero = run.day_tests(toy_course.exercises[0])
+    assert slow["status"] == "failed"
+    assert "not your code" in slow["message"] and "endless loop" not in slow["message"]
+    assert zero["status"] == "passed"
+
+
 def test_a_loop_at_the_top_of_the_file_is_stopped_too(toy_course):
     _write(toy_course, "day01", "while True:\n    pass\n")
     run = run_graders(toy_course, toy_course.exercises[:1], "learner", "--grader-timeout=1")
