@@ -116,6 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help=say("cli.help_strict"))
     hint = commands.add_parser("hint", help=say("cli.help_hint"))
     hint.add_argument("day", help=say("cli.help_day"))
+    hint.add_argument("--all", action="store_true", help=say("cli.help_hint_all"))
     watch = commands.add_parser("watch", help=say("cli.help_watch"))
     watch.add_argument("day", nargs="?", help=say("cli.help_day"))
     watch.add_argument("--interval", type=float, default=0.5, help=say("cli.help_interval"))
@@ -369,9 +370,13 @@ def hint(course: Course, args: argparse.Namespace) -> int:
     state = _load_state(course)
     shown = state.setdefault("hints_shown", {})
     total = len(exercise.hints)
-    count = min(shown.get(exercise.id, 0) + 1, total)
-    for number, text in enumerate(exercise.hints[:count], 1):
+    seen = shown.get(exercise.id, 0)
+    count = min(seen + 1, total)
+    first = 1 if args.all else count  # the earlier hints only when asked: each call adds one
+    for number, text in enumerate(exercise.hints[first - 1 : count], first):
         print(say("cli.hint", n=number, total=total, text=text))
+    if first > 1:
+        print(say("cli.hint_earlier", day=exercise.id, last=first - 1))
     if count == total:
         print(say("cli.hint_last", lesson=lesson_address(exercise)))
     else:

@@ -68,8 +68,11 @@ def test_hints_come_one_at_a_time_and_are_remembered(toy_course, capsys):
     outputs = [_run(toy_course, "hint", "day01", capsys=capsys)[1] for _ in range(4)]
     assert "Hint 1 of 3: What is x + x?" in outputs[0] and "Hint 2" not in outputs[0]
     assert "Hint 2 of 3: Or 2 * x?" in outputs[1]
+    assert "Hint 1" not in outputs[1] and "hint day01 --all" in outputs[1]  # one new hint a call
     assert "Hint 3 of 3: Return it." in outputs[2] and "That was the last hint" in outputs[2]
     assert outputs[3] == outputs[2]
+    every = _run(toy_course, "hint", "day01", "--all", capsys=capsys)[1]
+    assert all(f"Hint {n} of 3" in every for n in (1, 2, 3))
     state = json.loads((toy_course.root / ".miniagent" / "state.json").read_text())
     assert state == {"hints_shown": {"day01": 3}}
 
