@@ -3,6 +3,9 @@
 #
 #   bash .ci/site-check.sh            # after `mkdocs build --strict` (builds it itself if needed)
 #
+# Then runs the browser check on a fixture with the legibility defects put back (it must fail
+# there): tests/course/site/test_site_browser.py, which needs pytest in PYTHON.
+#
 # Installs what it needs, idempotently: Debian's `chromium` (apt-get) and the npm packages of
 # package-lock.json (`npm ci`: playwright-core, and mermaid + iframe-worker which the site bundles).
 # Env: PYTHON (interpreter with mkdocs, default python3), SITE_SHOTS (screenshot folder,
@@ -50,3 +53,8 @@ done
 
 mkdir -p "$SHOTS"
 node tests/course/site/browser_check.js --site site --base "http://127.0.0.1:$PORT" --shots "$SHOTS"
+
+# The check itself: on a fixture page with each defect of issue #25 put back it must fail, and pass
+# on the same page as the site renders it (tests/course/site/test_site_browser.py; here it may not
+# skip: Chromium and the npm packages are installed above).
+MINIAGENT_REQUIRE_BROWSER=1 "$PYTHON" -m pytest -q -p no:cacheprovider tests/course/site/test_site_browser.py

@@ -14,6 +14,9 @@ Registered as ``pymdownx.superfences`` custom fences in ``mkdocs.yml``:
 * ````exercise```` -- ``day00``: the exercise box (file, functions, commands, folded hints), read
   from ``course.toml``, the one place hints are written.
 * ````mermaid```` -- a hand-written diagram (the bundled renderer, or text if it is missing).
+* ````drawing```` -- a text drawing (boxes, arrows, columns): shown as written, line for line; a
+  drawing wider than the page scrolls instead of wrapping (a ````text```` block wraps). A ``text``
+  block with box-drawing characters (``─ │ ┌ ├``) is treated as a drawing too (site/hooks.py).
 
 Options on the fence line (``upstream`` and ``mini``): ``lines="661-700"`` (show part of the
 symbol), ``hl="665 670-672"`` (highlight, in real line numbers), ``annotate="665 690"`` (numbered
@@ -34,13 +37,13 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from miniagent_course.text import site_say
 from miniagent_course.site.upstream import (
     CitationError,
     UpstreamMissing,
     parse_range,
     resolve,
 )
+from miniagent_course.text import site_say
 
 log = logging.getLogger("mkdocs.plugins.miniagent")
 
@@ -319,6 +322,23 @@ def graph_format(source, language, class_name, options, md, **kwargs) -> str:
     text = theme_neutral(text)
     caption = f'<p class="ma-diagram-caption">{_inline_md(_t("fences", "diagram_caption", target=target))}</p>'
     return f'<div class="ma-diagram">{mermaid_html(text)}{caption}</div>'
+
+
+# --- drawings -----------------------------------------------------------------------------------
+
+
+def drawing_format(source, language, class_name, options, md, **kwargs) -> str:
+    """```drawing: a text block that keeps its lines (class ``ma-drawing``: no wrapping, it scrolls)."""
+    fences = md.preprocessors["fenced_code_block"]
+    return fences.highlight(
+        src=source,
+        language="text",
+        options={},
+        md=md,
+        classes=["ma-drawing"],
+        id_value="",
+        attrs={},
+    )
 
 
 # --- exercise box -------------------------------------------------------------------------------

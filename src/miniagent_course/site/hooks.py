@@ -12,7 +12,13 @@ What it does, in build order:
    notebooks.
 2. ``on_files``: adds the notebooks (they live outside ``course/``) and the assets to the build.
 3. ``on_page_markdown``: remembers the page for messages; expands ``<!-- course-map -->``.
-4. ``on_post_page``: drops nbconvert's script that would import Mermaid from a CDN on notebook
+4. ``on_page_content``: marks every ``<pre>`` that holds a drawing (box-drawing characters) as
+   ``ma-drawing``, so it keeps its lines and scrolls instead of wrapping; lets inline code outside
+   tables break after ``. _ / = : , (`` (``<wbr>``), so a long name wraps there, not mid-word (in a
+   table a name stays whole and the table scrolls); on notebook pages, takes
+   the title and the table of contents from the rendered headings (mkdocs-jupyter's drop the words
+   in `code`, and its anchors then miss the headings' ids).
+5. ``on_post_page``: drops nbconvert's script that would import Mermaid from a CDN on notebook
    pages (the bundled Mermaid renders notebook diagrams instead) and its empty MathJax tag, then
    fails the build if any page still loads something from another host.
 """
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import html
 import json
 import logging
 import os
@@ -37,6 +44,7 @@ from miniagent_course.text import catalog
 log = logging.getLogger("mkdocs.plugins.miniagent")
 
 MERMAID_JS = "node_modules/mermaid/dist/mermaid.min.js"
+DIAGRAM_FIT_JS = Path(__file__).with_name("diagram_fit.js")  # keeps diagram labels legible
 SHIM_JS = "node_modules/iframe-worker/shim/index.js"
 VENDOR = "assets/vendor"
 LESSONS_SECTION = "days/index.md"  # nav sections are found by their index page
@@ -155,6 +163,7 @@ def on_config(config):
     state.mermaid_available = _node_assets(project)
     if state.mermaid_available:
         config.extra_javascript.append(f"{VENDOR}/mermaid.min.js")
+        config.extra_javascript.append(f"{VENDOR}/diagram-fit.js")  # wraps mermaid.render
     else:
         log.info("miniagent: %s not found (run `npm ci`): diagrams are shown as text", MERMAID_JS)
     polyfills = [p for p in config.extra.get("polyfills", []) if "iframe-worker" not in p]
@@ -192,6 +201,9 @@ def on_files(files: Files, config) -> Files:
             )
         )
     if site_fences.STATE.mermaid_available:
+        files.append(
+            File.generated(config, f"{VENDOR}/diagram-fit.js", abs_src_path=str(DIAGRAM_FIT_JS))
+        )
         shim = str(project / SHIM_JS)
         files.append(File.generated(config, f"{VENDOR}/iframe-worker-shim.js", abs_src_path=shim))
     else:
@@ -211,6 +223,116 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     if "<!-- course-map -->" in markdown:
         markdown = markdown.replace("<!-- course-map -->", course_map(page, config))
     return markdown
+
+
+# --- drawings keep their lines; notebook titles keep their code words ---------------------------
+
+# Box drawing and block elements: a block holding them is a drawing, whatever its fence says.
+DRAWING_CHARS = re.compile("[\u2500-\u259f]")
+_PRE = re.compile(r"<pre\b([^>]*)>(.*?)</pre>", re.S)
+_HEADING = re.compile(r"<h([1-6])\b([^>]*)>(.*?)</h\1>", re.S)
+_ID = re.compile(r"""\bid=["']([^"']+)["']""")
+_ANCHOR = re.compile(r"<a\b[^>]*\bclass=[\"'][^\"']*(?:anchor-link|headerlink)[^>]*>.*?</a>", re.S)
+
+
+def mark_drawings(html_text: str) -> str:
+    """Add the class ``ma-drawing`` to every ``<pre>`` whose text has box-drawing characters."""
+
+    def mark(m: re.Match) -> str:
+        attrs, body = m.group(1), m.group(2)
+        if not DRAWING_CHARS.search(html.unescape(body)) or re.search("ma-drawing|mermaid", attrs):
+            return m.group(0)
+        if re.search(r"""\bclass=["']""", attrs):
+            attrs = re.sub(r"""\bclass=(["'])""", r"class=\1ma-drawing ", attrs, count=1)
+        else:
+            attrs += ' class="ma-drawing"'
+        return f"<pre{attrs}>{body}</pre>"
+
+    return _PRE.sub(mark, html_text)
+
+
+def _text(fragment: str) -> str:
+    """Plain text of an HTML fragment (a heading without its permalink)."""
+    fragment = _ANCHOR.sub("", fragment)
+    text = html.unescape(re.sub(r"<[^>]+>", "", fragment))
+    return re.sub(r"\s+", " ", text.replace("\u00b6", "")).strip()
+
+
+def headings(html_text: str) -> list[dict]:
+    """``(level, id, text)`` of the headings with an id, as mkdocs' toc tokens (flat)."""
+    out = []
+    for m in _HEADING.finditer(html_text):
+        found = _ID.search(m.group(2))
+        text = _text(m.group(3))
+        if found and text:
+            out.append({"level": int(m.group(1)), "id": found.group(1), "name": text})
+    return out
+
+
+def toc_tokens(flat: list[dict]) -> list[dict]:
+    """Nest flat headings into mkdocs' toc tokens (a heading holds the deeper ones after it)."""
+    root: list[dict] = []
+    stack: list[dict] = []
+    for h in flat:
+        token = {**h, "html": html.escape(h["name"]), "data-toc-label": "", "children": []}
+        while stack and stack[-1]["level"] >= h["level"]:
+            stack.pop()
+        (stack[-1]["children"] if stack else root).append(token)
+        stack.append(token)
+    return root
+
+
+# Inline code may break after ``. _ / = : , (`` between two names: ``before_<wbr>agent``, so on a
+# phone a long name wraps there instead of anywhere (Material's last resort: "before_ag" / "ent").
+_SOFT_BREAK = re.compile(r"""(?<=[\w)\]}"'])([._/=:,(])(?=[\w"'{\[(&])""")
+_NUMBER_DOT = re.compile(r"(?<=\d)\.(?=\d)")  # 1.5, qwen2.5: no break
+# Not in tables: there a name stays whole and a table too wide for the column scrolls (course.css);
+# except the exercise box's facts table (``ma-exercise``), which has no scroll box.
+_VERBATIM = re.compile(
+    r"(<pre\b.*?</pre>|<script\b.*?</script>|<style\b.*?</style>|<table\b(?![^>]*ma-exercise).*?</table>)",
+    re.S | re.I,
+)
+_INLINE_CODE = re.compile(r"(<code\b[^>]*>)(.*?)(</code>)", re.S)
+
+
+def _soft(m: re.Match) -> str:
+    text, at = m.string, m.start()
+    if _NUMBER_DOT.match(text, at):
+        return m.group(1)
+    return m.group(1) + "<wbr>"
+
+
+def soft_breaks(html_text: str) -> str:
+    """Add ``<wbr>`` break points inside inline ``<code>`` (not in ``<pre>``, tables, scripts or
+    styles)."""
+
+    def in_code(m: re.Match) -> str:
+        parts = re.split(r"(<[^>]+>)", m.group(2))  # text and tags: only the text gets breaks
+        body = "".join(p if p.startswith("<") else _SOFT_BREAK.sub(_soft, p) for p in parts)
+        return m.group(1) + body + m.group(3)
+
+    pieces = _VERBATIM.split(html_text)
+    return "".join(
+        piece if i % 2 else _INLINE_CODE.sub(in_code, piece) for i, piece in enumerate(pieces)
+    )
+
+
+def on_page_content(html_text: str, page, config, files) -> str:
+    html_text = soft_breaks(mark_drawings(html_text))
+    if page.file.src_uri.endswith(".ipynb"):
+        flat = headings(html_text)
+        if flat:
+            from mkdocs.structure.toc import get_toc
+
+            depth = 6
+            jupyter = config.plugins.get("mkdocs-jupyter")
+            if jupyter is not None:
+                depth = int(jupyter.config.get("toc_depth", 6) or 6)
+            page.toc = get_toc(toc_tokens([h for h in flat if h["level"] <= depth]))
+            first = next((h for h in flat if h["level"] == 1), None)
+            if first:
+                page.title = first["name"]
+    return html_text
 
 
 # --- the course map -----------------------------------------------------------------------------
@@ -234,7 +356,10 @@ def course_map(page, config) -> str:
 
     # One column per part: a subgraph keeps its own `direction` only while no node inside links
     # outside, so the parts are chained subgraph to subgraph.
-    chart = ["flowchart LR"]
+    # Tighter than mermaid's defaults, so the four columns fit a desktop column at 80% or more
+    # (diagram-fit.js lets no diagram shrink further; a phone scrolls it).
+    chart = ['%%{init: {"flowchart": {"nodeSpacing": 30, "rankSpacing": 30, "padding": 6}}}%%']
+    chart.append("flowchart LR")
     previous = None
     for key, label in [("", None), *parts.items()]:
         members = [d for d in days if d["part"] == key]

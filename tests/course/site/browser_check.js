@@ -11,8 +11,16 @@
 //     page scroll sideways), text cut off by a box that hides its overflow, or output text
 //     (error messages, notebook outputs) that scrolls instead of wrapping -- at desktop and
 //     phone widths, in the light and the dark palette;
+//   * is hard to read there: a diagram label smaller than MIN_LABEL_PX after the diagram is scaled
+//     to its box, a drawing (a `drawing` block, or any block with box-drawing characters) whose
+//     lines wrap, an identifier in inline code split inside a word ("before_ag" / "ent");
+//   * has a title that lost words: the page title or its entry in the navigation, against the
+//     notebook's first heading, and each table-of-contents entry against its heading (words in
+//     `code` must stay);
 // and when a search for a word of a lesson finds nothing, over http:// and from file://.
 // Run by .ci/site-check.sh, which installs Chromium and playwright-core and serves the site.
+// Options: --pages a.html,b.html (only these), --search no (skip the search and file:// checks:
+// for a fixture site, see test_site_browser.py).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -22,13 +30,19 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 // A word that appears in a lesson and nowhere else, and the page search must find it on.
 const SEARCH = { word: 'adapter', page: 'days/day00-welcome.html' };
-const SHOTS = [['welcome', 'index.html'], ['lesson', 'days/day00-welcome.html']];
+const SHOTS = [['welcome', 'index.html'], ['lesson', 'days/day00-welcome.html'],
+  ['hooks', 'days/day13-create-agent.html'], ['capstone', 'days/day15-capstone.html']];
 // Phone widths the overflow check runs at besides the desktop one, each in one palette (the layout
 // does not depend on it), so both palettes are covered.
 const NARROW = [[390, 'dark'], [320, 'light']];
+// The smallest diagram label a reader gets, in CSS px after the diagram is scaled to its box.
+// Body text is 16px; mermaid draws labels at 16px and diagram-fit.js lets them shrink to 80%.
+const MIN_LABEL_PX = 12;
+// Box drawing and block elements (U+2500-U+259F): a block holding them is a drawing.
+const BOX_DRAWING = '[\\u2500-\\u259f]';
 
 function args() {
-  const out = { site: 'site', base: null, shots: null, chromium: '/usr/bin/chromium' };
+  const out = { site: 'site', base: null, shots: null, chromium: '/usr/bin/chromium', pages: null, search: 'yes' };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
   if (!out.base) throw new Error('--base http://127.0.0.1:PORT is required');
@@ -104,7 +118,8 @@ async function notebookOutputs(page) {
 // lets some blocks use its padding on phones (margin: -0.8rem). Hidden elements (other tabs,
 // closed details) have no box and are skipped. Also: a box that hides its overflow must not cut
 // off text (more than half a character: inline code's padding may touch the edge). Output text
-// (```text blocks: errors, reports; notebook outputs) wraps: none of it may hide behind a scroll.
+// (```text blocks: errors, reports; notebook outputs) wraps: none of it may hide behind a scroll;
+// a drawing (class ma-drawing) scrolls instead.
 // Material's scripts reshape code blocks just after load (a block may briefly measure wider than
 // it ends up), so what is found is measured again until it settles (at most 2 s).
 async function overflows(page) {
@@ -144,7 +159,8 @@ function measureOverflow(page) {
       }
       if (end > edge) found.push(`${name(el)} runs ${Math.round(end - edge)}px past the content column`);
     }
-    for (const el of column.querySelectorAll('.language-text > pre > code, .jp-OutputArea-output pre')) {
+    const output = '.language-text:not(.ma-drawing) > pre:not(.ma-drawing) > code, .jp-OutputArea-output pre:not(.ma-drawing)';
+    for (const el of column.querySelectorAll(output)) {
       if (el.scrollWidth > el.clientWidth + 1) {
         found.push(`${name(el)} is output text and scrolls sideways instead of wrapping`);
       }
@@ -157,6 +173,136 @@ function measureOverflow(page) {
       }
     }
     return { measured, found };
+  });
+}
+
+// What makes a page hard to read although nothing overflows: see the header. Material draws each
+// diagram into a closed shadow root; the check opens it (openShadowRoots) to measure the labels.
+async function legibility(page, opts) {
+  return page.evaluate(({ minLabel, box, titles }) => {
+    const found = [];
+    const column = document.querySelector('.md-content');
+    if (!column) return found;
+    const BOX = new RegExp(box);
+    const shown = (el) => el.getBoundingClientRect().width > 0;
+    const short = (text) => text.trim().replace(/\s+/g, ' ').slice(0, 50);
+
+    // 1. diagram labels: font size times the scale the diagram is drawn at
+    column.querySelectorAll('div.mermaid, .ma-diagram-svg').forEach((host, n) => {
+      if (!shown(host)) return;
+      const svg = (host.shadowRoot || host).querySelector('svg');
+      if (!svg) return;
+      let smallest = Infinity;
+      let label = '';
+      for (const el of svg.querySelectorAll('text, tspan, foreignObject *')) {
+        if (![...el.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim())) continue;
+        const tag = el.tagName.toLowerCase();
+        const ref = tag === 'text' || tag === 'tspan' ? el : el.closest('foreignObject');
+        const m = ref && ref.getScreenCTM && ref.getScreenCTM();
+        if (!m) continue;
+        const px = parseFloat(getComputedStyle(el).fontSize) * Math.hypot(m.a, m.b);
+        if (px < smallest) { smallest = px; label = el.textContent; }
+      }
+      if (smallest < minLabel) {
+        found.push(`diagram ${n + 1} is too small to read: its label "${short(label)}" is ${smallest.toFixed(1)}px (at least ${minLabel}px)`);
+      }
+    });
+
+    // 2. drawings keep their lines: no more lines on screen than in the text
+    for (const pre of column.querySelectorAll('pre')) {
+      if (pre.classList.contains('mermaid') || !shown(pre)) continue;
+      if (!pre.closest('.ma-drawing') && !BOX.test(pre.textContent)) continue;
+      const code = pre.querySelector('code') || pre;
+      const lines = code.textContent.replace(/\n+$/, '').split('\n').length;
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.top).sort((a, b) => a - b);
+      let rows = 0;
+      let last = -Infinity;
+      for (const top of tops) if (top - last > 3) { rows += 1; last = top; }
+      if (rows > lines) {
+        found.push(`drawing "${short(code.textContent)}" wraps: its ${lines} lines take ${rows} lines on screen`);
+      }
+    }
+
+    // 3. identifiers (inline code) break at a space, "-", "/", "." or "_", never between two letters
+    const wordChar = /[\p{L}\p{N}]/u;
+    for (const el of column.querySelectorAll('code')) {
+      if (el.closest('pre') || el.getClientRects().length < 2) continue;
+      const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      let prev = null;
+      let offset = 0;
+      for (let node = walk.nextNode(); node; offset += node.length, node = walk.nextNode()) {
+        for (let i = 0; i < node.length; i += 1) {
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const r = range.getClientRects()[0];
+          if (!r || !r.height) continue;
+          const ch = node.data[i];
+          if (prev && r.top > prev.top + r.height / 2 && wordChar.test(prev.ch) && wordChar.test(ch)) {
+            const text = el.textContent;
+            found.push(`identifier split inside a word: \`${text.slice(0, prev.at + 1)}\` / \`${text.slice(prev.at + 1)}\``);
+          }
+          prev = { ch, top: r.top, at: offset + i };
+        }
+      }
+    }
+
+    // 4. titles keep every word of their heading (mkdocs-jupyter drops the words in `code`)
+    if (titles) {
+      const words = (text) => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || [];
+      const lost = (heading, title) => { // counted: "messages" twice in the heading needs it twice
+        const have = new Map();
+        for (const w of words(title)) have.set(w, (have.get(w) || 0) + 1);
+        return words(heading).filter((w) => {
+          if (!have.get(w)) return true;
+          have.set(w, have.get(w) - 1);
+          return false;
+        });
+      };
+      const headingText = (h) => {
+        const copy = h.cloneNode(true);
+        copy.querySelectorAll('.headerlink, .anchor-link').forEach((a) => a.remove());
+        return copy.textContent.replace(/\u00b6/g, '').trim();
+      };
+      for (const a of document.querySelectorAll('.md-nav--secondary a.md-nav__link[href^="#"]')) {
+        const id = decodeURIComponent(a.getAttribute('href').slice(1));
+        const h = document.getElementById(id);
+        if (!h) {
+          found.push(`table of contents entry "${short(a.textContent)}" links to #${id}, which is not on the page`);
+          continue;
+        }
+        const missing = lost(headingText(h), a.textContent);
+        if (missing.length) {
+          found.push(`title lost words: table of contents entry "${short(a.textContent)}" for the heading "${short(headingText(h))}" (missing: ${missing.join(', ')})`);
+        }
+      }
+      const h1 = column.querySelector('.jupyter-wrapper h1');
+      if (h1) { // a notebook page: its first heading is its title
+        const heading = headingText(h1);
+        const active = document.querySelector('.md-nav--primary .md-nav__link--active');
+        const named = [['page title', document.title]];
+        if (active) named.push(['navigation entry', active.textContent]);
+        for (const [what, title] of named) {
+          const missing = lost(heading, title);
+          if (missing.length) {
+            found.push(`title lost words: ${what} "${short(title)}" for the notebook heading "${short(heading)}" (missing: ${missing.join(', ')})`);
+          }
+        }
+      }
+    }
+    return found;
+  }, { minLabel: MIN_LABEL_PX, box: BOX_DRAWING, titles: !!(opts && opts.titles) });
+}
+
+// Material attaches each rendered diagram in a closed shadow root; open it for the measurements.
+async function openShadowRoots(context) {
+  await context.addInitScript(() => {
+    const attach = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (init) {
+      return attach.call(this, { ...init, mode: 'open' });
+    };
   });
 }
 
@@ -178,11 +324,16 @@ async function search(page, word) {
 
 async function main() {
   const opt = args();
-  const list = pages(opt.site);
+  let list = pages(opt.site);
+  if (opt.pages) {
+    const wanted = opt.pages.split(',');
+    list = list.filter((p) => wanted.includes(p));
+  }
   const browser = await chromium.launch({ executablePath: opt.chromium, headless: true, args: FLAGS });
   const failures = [];
   const fail = (where, what) => failures.push(`${where}: ${what}`);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await openShadowRoots(context);
   let diagramCount = 0;
   let measured = 0; // code blocks, tables and notebook cells the overflow check looked at
 
@@ -203,11 +354,13 @@ async function main() {
     const wide = await overflows(page);
     measured += wide.measured;
     wide.found.forEach((o) => fail(rel, `1280px: ${o}`));
+    const hard = await legibility(page, { titles: true });
+    hard.forEach((o) => fail(rel, `1280px: ${o}`));
     await page.waitForTimeout(300); // late requests (fonts, lazy scripts)
     seen.outside.forEach((u) => fail(rel, `request leaves the machine: ${u}`));
     seen.httpErrors.forEach((e) => fail(rel, `local request failed: ${e}`));
     seen.scriptErrors.forEach((e) => fail(rel, `script error: ${e}`));
-    console.log(`page ${rel}: diagrams ${d.rendered} rendered / ${d.raw} raw, outside requests ${seen.outside.length}, ${wide.measured} blocks measured, ${wide.found.length} too wide`);
+    console.log(`page ${rel}: diagrams ${d.rendered} rendered / ${d.raw} raw, outside requests ${seen.outside.length}, ${wide.measured} blocks measured, ${wide.found.length} too wide, ${hard.length} hard to read`);
     await page.close();
   }
 
@@ -216,11 +369,13 @@ async function main() {
   const shots = notebook ? [...SHOTS, ['notebook', notebook]] : SHOTS;
   for (const [width, scheme] of NARROW) {
     const ctx = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
+    await openShadowRoots(ctx);
     for (const rel of list) {
       const page = await ctx.newPage();
       await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
       await diagrams(page, read(opt.site, rel));
       (await overflows(page)).found.forEach((o) => fail(rel, `${width}px ${scheme}: ${o}`));
+      (await legibility(page)).forEach((o) => fail(rel, `${width}px ${scheme}: ${o}`));
       const shot = shots.find(([, r]) => r === rel);
       if (opt.shots && shot) {
         fs.mkdirSync(opt.shots, { recursive: true });
@@ -233,7 +388,7 @@ async function main() {
   }
 
   // 2. search over http:// and from file://
-  const targets = [
+  const targets = opt.search === 'no' ? [] : [
     ['http', `${opt.base}/index.html`, local],
     ['file', 'file://' + path.join(opt.site, 'index.html'), (u) => u.startsWith('file://')],
   ];
@@ -252,7 +407,7 @@ async function main() {
   }
 
   // 3. diagrams from file:// too (Mermaid is loaded as a plain script, no fetch)
-  {
+  if (opt.search !== 'no') {
     const page = await context.newPage();
     const seen = await watch(page, (u) => u.startsWith('file://'));
     await page.goto('file://' + path.join(opt.site, SEARCH.page), { waitUntil: 'load' });
@@ -268,7 +423,7 @@ async function main() {
     fs.mkdirSync(opt.shots, { recursive: true });
     for (const scheme of ['light', 'dark']) {
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
-      for (const [name, rel] of shots) {
+      for (const [name, rel] of shots.filter(([, r]) => list.includes(r))) {
         const page = await ctx.newPage();
         await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
         await diagrams(page, read(opt.site, rel));
@@ -290,7 +445,7 @@ async function main() {
     failures.forEach((f) => console.log(`  - ${f}`));
     process.exit(1);
   }
-  console.log(`\nsite check OK: ${list.length} pages, ${diagramCount} diagrams rendered, nothing wider than its column, search works over http:// and file://, nothing requested from outside 127.0.0.1`);
+  console.log(`\nsite check OK: ${list.length} pages, ${diagramCount} diagrams rendered, nothing wider than its column, diagram labels at least ${MIN_LABEL_PX}px, drawings unwrapped, no identifier split inside a word, titles with all their words, ${opt.search === 'no' ? 'search not checked' : 'search works over http:// and file://'}, nothing requested from outside 127.0.0.1`);
 }
 
 main().catch((e) => { console.error('site check crashed:', e); process.exit(2); });

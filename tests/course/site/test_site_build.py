@@ -81,6 +81,7 @@ def test_strict_build_with_and_without_node(tmp_path):
     assert not any('class="mermaid"' in text for text in html.values())
     assert "ma-diagram-text" in html[LESSON] and "npm ci" in html[LESSON]
     assert not (tmp_path / "plain/assets/vendor/mermaid.min.js").exists()
+    assert "diagram-fit.js" not in html[LESSON]
 
     if not (ROOT / MERMAID_JS).is_file() or not (ROOT / SHIM_JS).is_file():
         pytest.skip("npm assets not installed (run `npm ci`): only the build without Node ran")
@@ -91,6 +92,9 @@ def test_strict_build_with_and_without_node(tmp_path):
     assert (tmp_path / "full/assets/vendor/mermaid.min.js").is_file()
     assert 'src="../assets/vendor/mermaid.min.js"' in html[LESSON]
     assert 'src="../assets/vendor/iframe-worker-shim.js"' in html[LESSON]
+    # diagram-fit.js wraps mermaid.render, so it comes right after Mermaid
+    fit = html[LESSON].index('src="../assets/vendor/diagram-fit.js"')
+    assert html[LESSON].index('src="../assets/vendor/mermaid.min.js"') < fit
     assert html[LESSON].count('<pre class="mermaid">') == 2  # LangGraph and miniagent diagrams
     assert "agent -.-&gt; tools;" in html[LESSON]
     assert html["map.html"].count('<pre class="mermaid">') == 1
