@@ -217,7 +217,7 @@ def _explain(course: Course, exercise: Exercise, run: GradingRun, detailed: bool
         print("\n" + say("cli.broken", day=exercise.id))
         print(run.output.strip()[-4000:])
     elif status == "failing":
-        _explain_failures(exercise, run, detailed)
+        _explain_failures(course, exercise, run, detailed)
     elif status == "in_progress":
         stubs = stubbed_functions(course.root / exercise.file, exercise.id)
         names = ", ".join(say("cli.stub_at", name=name, line=line) for name, line in stubs)
@@ -243,12 +243,12 @@ def _explain(course: Course, exercise: Exercise, run: GradingRun, detailed: bool
                     "cli.next_day",
                     day=following.id,
                     title=following.title,
-                    lesson=lesson_address(following),
+                    lesson=lesson_address(following, course.root),
                 )
             )
 
 
-def _explain_failures(exercise: Exercise, run: GradingRun, detailed: bool) -> None:
+def _explain_failures(course: Course, exercise: Exercise, run: GradingRun, detailed: bool) -> None:
     failing = [t for t in run.day_tests(exercise) if t["status"] in ("failed", "error")]
     if detailed and len(failing) == 1:  # one failure: its details say it, once
         print("\n" + say("cli.one_failure", day=exercise.id, file=exercise.file))
@@ -261,13 +261,19 @@ def _explain_failures(exercise: Exercise, run: GradingRun, detailed: bool) -> No
     if detailed and len(failing) > 1:
         print("\n" + say("cli.first_failure", name=short_name(failing[0]["nodeid"])))
         print(failing[0]["details"].rstrip())
-    print("\n" + say("cli.failing_next", day=exercise.id, lesson=lesson_address(exercise)))
+    print(
+        "\n"
+        + say("cli.failing_next", day=exercise.id, lesson=lesson_address(exercise, course.root))
+    )
 
 
-def lesson_address(exercise: Exercise) -> str:
+def lesson_address(exercise: Exercise, root: Path | None = None) -> str:
     """Where the lesson is on the site ``miniagent open`` serves, and its file."""
     page = Path(exercise.lesson).relative_to(SITE_DOCS).with_suffix(".html").as_posix()
-    return say("cli.lesson_address", url=f"{SITE_URL}/{page}", file=exercise.lesson)
+    from miniagent_course.site.serve import served_address  # stdlib only: cheap
+
+    address = served_address(root, SITE_URL) if root is not None else SITE_URL
+    return say("cli.lesson_address", url=f"{address}/{page}", file=exercise.lesson)
 
 
 def _next_exercise(course: Course, exercise: Exercise) -> Exercise | None:
@@ -378,7 +384,7 @@ def hint(course: Course, args: argparse.Namespace) -> int:
     if first > 1:
         print(say("cli.hint_earlier", day=exercise.id, last=first - 1))
     if count == total:
-        print(say("cli.hint_last", lesson=lesson_address(exercise)))
+        print(say("cli.hint_last", lesson=lesson_address(exercise, course.root)))
     else:
         print(say("cli.hint_more", day=exercise.id))
     shown[exercise.id] = count

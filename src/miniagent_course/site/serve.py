@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import errno
 import functools
+import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -128,6 +130,27 @@ def make_server(site_dir: Path, port: int, tries: int = 20) -> ThreadingHTTPServ
     raise OSError(site_say("open.no_port", first=port, last=port + tries - 1))
 
 
+ADDRESS_FILE = Path(".miniagent") / "site.json"  # where `miniagent open` serves the site now
+
+
+def remember_address(project: Path, address: str) -> None:
+    """Note the address the site is served at, so lesson links follow a server on another port."""
+    path = project / ADDRESS_FILE
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps({"address": address}) + "\n", encoding="utf-8")
+
+
+def served_address(project: Path, default: str) -> str:
+    """The address `miniagent open` serves the site at, if that server is up; else ``default``."""
+    try:
+        address = json.loads((project / ADDRESS_FILE).read_text(encoding="utf-8"))["address"]
+        port = int(address.rsplit(":", 1)[1])
+        with socket.create_connection((HOST, port), timeout=0.2):
+            return address
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return default
+
+
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="miniagent open", description=site_say("open.usage"))
     parser.add_argument("--port", type=int, default=8000)
@@ -164,6 +187,7 @@ def open_course(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 1
     url = f"http://{HOST}:{server.server_address[1]}/index.html"
+    remember_address(project, f"http://{HOST}:{server.server_address[1]}")
     print(site_say("open.serving", url=url), flush=True)
     if not args.no_browser:
         threading.Timer(0.5, _open_browser, args=(url,)).start()

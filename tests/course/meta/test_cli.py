@@ -267,3 +267,24 @@ def test_list_regrades_only_the_days_whose_files_changed(toy_course, capsys, mon
     )
     _run(toy_course, "list", capsys=capsys)
     assert graded[-1] == ["day01"]
+
+
+def test_lesson_links_follow_the_server_to_its_port(toy_course, capsys):
+    import http.server
+    import threading
+
+    from miniagent_course.site import serve
+
+    exercise = toy_course.exercise("day01")
+    assert "http://127.0.0.1:8000/" in cli.lesson_address(exercise, toy_course.root)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        address = f"http://127.0.0.1:{server.server_address[1]}"
+        serve.remember_address(toy_course.root, address)
+        assert f"{address}/" in cli.lesson_address(exercise, toy_course.root)
+    finally:
+        server.shutdown()
+        server.server_close()
+    # The server has stopped: the links go back to the default address.
+    assert "http://127.0.0.1:8000/" in cli.lesson_address(exercise, toy_course.root)
