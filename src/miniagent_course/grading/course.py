@@ -507,6 +507,14 @@ def stubbed_functions(path: Path, exercise_id: str) -> list[tuple[str, int]]:
     return sorted(found, key=lambda pair: pair[1])
 
 
+def untouched(course: Course, exercise: Exercise) -> bool:
+    """Is every graded function of the learner's file still the stub's ``raise NotStarted``?
+    (Then the day is "not started" without running a grader.)"""
+    stubbed = {name for name, _ in stubbed_functions(course.root / exercise.file, exercise.id)}
+    graded = {f.name for f in exercise.functions}
+    return bool(graded) and graded <= stubbed
+
+
 def todo_line(path: Path, exercise_id: str) -> int | None:
     """The line of the first ``# TODO(<id>)`` in ``path`` (1-based), if any."""
     try:

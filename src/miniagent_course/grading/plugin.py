@@ -45,8 +45,8 @@ from miniagent_course.grading.course import (
     not_started_in,
     parse_impl_option,
     spec_exercise,
-    stubbed_functions,
     todo_line,
+    untouched,
 )
 from miniagent_course.grading.explain import (
     STOP_AT_NOT_STARTED,
@@ -200,11 +200,7 @@ class GradingSession:
         """Is every graded function of the learner's file still ``raise NotStarted``?"""
         if exercise.id not in self.stubs_only:
             assert self.course is not None
-            stubbed = {
-                name for name, _ in stubbed_functions(self.course.root / exercise.file, exercise.id)
-            }
-            graded = {f.name for f in exercise.functions}
-            self.stubs_only[exercise.id] = bool(graded) and graded <= stubbed
+            self.stubs_only[exercise.id] = untouched(self.course, exercise)
         return self.stubs_only[exercise.id]
 
     def implementation(self, exercise: Exercise, spec: str) -> Implementation:
