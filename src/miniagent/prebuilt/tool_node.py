@@ -13,7 +13,6 @@ thread pool (``get_executor_for_config``), even a single call.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 from copy import copy, deepcopy
@@ -55,9 +54,13 @@ from miniagent.tools.base import (
     ToolException,
     _DirectlyInjectedToolArg,
     _is_injected_arg_type,
+    _lazy_asyncio,
     get_all_basemodel_annotations,
 )
 from miniagent.types import Command, Send
+
+# ``asyncio``, imported when ``_afunc`` first uses it (``asyncio.gather``): see tools/base.py
+asyncio = _lazy_asyncio
 
 __all__ = [
     "ToolNode",

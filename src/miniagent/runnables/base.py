@@ -43,6 +43,7 @@ __all__ = [
     "RunnableBinding",
     "coerce_to_runnable",
     "is_async_callable",
+    "is_async_generator",
 ]
 
 Input = TypeVar("Input")
@@ -343,8 +344,12 @@ class RunnableLambda(Runnable[Input, Output]):
     Mirrors langchain_core/runnables/base.py:4722.
 
     A function that declares a ``config`` parameter receives the config. A function that returns
-    a Runnable has that Runnable invoked with the same input. Generator functions (which upstream
-    streams chunk by chunk) are not supported here.
+    a Runnable has that Runnable invoked with the same input. A generator function's chunks are
+    added up with ``+`` (a chunk that cannot be added replaces the value), as upstream's
+    ``invoke`` does; ``stream`` yields the sum, not chunk by chunk.
+
+    Upstream also passes a ``run_manager`` (a ``CallbackManagerForChainRun``) to a function that
+    declares one; the miniature has no callback managers, so such a function gets none.
     """
 
     def __init__(
@@ -359,7 +364,7 @@ class RunnableLambda(Runnable[Input, Output]):
         if afunc is not None:
             self.afunc = afunc
             func_for_name: Any = afunc
-        if is_async_callable(func):
+        if is_async_callable(func) or is_async_generator(func):
             if afunc is not None:
                 raise TypeError(
                     "Func was provided as a coroutine function, but afunc was "
@@ -398,6 +403,8 @@ class RunnableLambda(Runnable[Input, Output]):
         if self._func_accepts_config:
             kwargs["config"] = config
         with set_config_context(config):
+            if inspect.isgeneratorfunction(self.func):
+                return _add_up(self.func(input, **kwargs))
             return self.func(input, **kwargs)  # type: ignore[misc]
 
     async def _ainvoke(self, input: Input, config: RunnableConfig, kwargs: dict[str, Any]) -> Any:
@@ -410,6 +417,8 @@ class RunnableLambda(Runnable[Input, Output]):
         if self._afunc_accepts_config:
             kwargs["config"] = config
         with set_config_context(config):
+            if is_async_generator(self.afunc):
+                return _add_up([chunk async for chunk in self.afunc(input, **kwargs)])
             return await self.afunc(input, **kwargs)
 
     def _config_for_returned_runnable(self, input: Input, config: RunnableConfig) -> RunnableConfig:
@@ -602,6 +611,30 @@ def is_async_callable(func: Any) -> bool:
     return inspect.iscoroutinefunction(func) or (
         callable(func) and inspect.iscoroutinefunction(func.__call__)
     )
+
+
+def is_async_generator(func: Any) -> bool:
+    """An ``async def`` generator function, or an object whose ``__call__`` is one (utils.py:768)."""
+    return inspect.isasyncgenfunction(func) or (
+        hasattr(func, "__call__")  # noqa: B004
+        and inspect.isasyncgenfunction(func.__call__)
+    )
+
+
+def _add_up(chunks: Any) -> Any:
+    """A generator function's output: its chunks added with ``+``, left to right; a chunk that
+    cannot be added replaces the sum (upstream's ``_ChunkAccumulator(stop_after_unaddable=False)``,
+    base.py:135, without its batching of message chunks)."""
+    value: Any = None
+    for chunk in chunks:
+        if value is None:
+            value = chunk
+            continue
+        try:
+            value = value + chunk
+        except TypeError:
+            value = chunk
+    return value
 
 
 def accepts_config(func: Callable[..., Any]) -> bool:

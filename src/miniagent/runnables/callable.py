@@ -1,8 +1,8 @@
 """RunnableCallable: how LangGraph runs a node. Mirrors ``langgraph/_internal/_runnable.py``.
 
 A smaller ``RunnableLambda`` that takes a sync and an async function. Its one trick is injection:
-a function that declares ``config``, ``runtime``, ``store``, ``writer`` or ``previous`` gets
-that value from the config, found by parameter name. The signature is read once, when the
+a function that declares ``config``, ``runtime``, ``store``, ``writer``, ``previous`` or ``error``
+gets that value from the config, found by parameter name. The signature is read once, when the
 RunnableCallable is built, because ``invoke`` runs on every super-step.
 """
 
@@ -13,7 +13,13 @@ import warnings
 from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from miniagent.constants import CONFIG_KEY_RUNTIME
-from miniagent.runnables.base import Runnable, RunnableParallel, is_async_callable
+from miniagent.runnables.base import (
+    Runnable,
+    RunnableLambda,
+    RunnableParallel,
+    is_async_callable,
+    is_async_generator,
+)
 from miniagent.runnables.config import (
     RunnableConfig,
     _child_config,
@@ -24,6 +30,9 @@ from miniagent.runnables.config import (
 __all__ = ["RunnableCallable", "KWARGS_CONFIG_KEYS", "coerce_to_runnable"]
 
 CONF = "configurable"
+# holds a NodeError for an error handler node (langgraph/_internal/_constants.py:86); the
+# miniature has no error handlers, so an `error: NodeError` parameter always gets its default
+CONFIG_KEY_NODE_ERROR = "__pregel_node_error"
 MISSING = object()  # langgraph/_internal/_typing.py:45
 ANY_TYPE = object()  # "any annotation is fine" (_runnable.py:194)
 
@@ -56,6 +65,8 @@ KWARGS_CONFIG_KEYS: tuple[tuple[str, tuple[Any, ...], str, Any], ...] = (
     ("store", ("Optional[BaseStore]",), "store", None),
     ("previous", (ANY_TYPE,), "previous", inspect.Parameter.empty),
     ("runtime", (ANY_TYPE,), "N/A", inspect.Parameter.empty),  # the Runtime itself
+    # read from the config (CONFIG_KEY_NODE_ERROR); a node that is not an error handler gets None
+    ("error", ("NodeError",), "N/A", None),
 )
 
 VALID_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
@@ -153,6 +164,8 @@ class RunnableCallable(Runnable):
             kw_value: Any = MISSING
             if kw == "config":
                 kw_value = config
+            elif kw == "error":
+                kw_value = config.get(CONF, {}).get(CONFIG_KEY_NODE_ERROR, MISSING)
             elif runtime:
                 if kw == "runtime":
                     kw_value = runtime
@@ -199,12 +212,15 @@ class RunnableCallable(Runnable):
 def coerce_to_runnable(thing: Any, *, name: str | None, trace: bool) -> Runnable:
     """LangGraph's coercion of a node action (langgraph/_internal/_runnable.py:582).
 
-    An ``async def`` becomes ``RunnableCallable(None, thing)``. Upstream gives a sync function an
-    ``afunc`` that runs it in a thread pool; ours has none, so ``ainvoke`` calls it directly.
-    Generator functions (upstream: ``RunnableLambda``) are not supported.
+    A generator function becomes a ``RunnableLambda`` (which adds up what it yields), not a
+    ``RunnableCallable``: such a node gets no injection but ``config``. An ``async def`` becomes
+    ``RunnableCallable(None, thing)``. Upstream gives a sync function an ``afunc`` that runs it in
+    a thread pool; ours has none, so ``ainvoke`` calls it directly.
     """
     if isinstance(thing, Runnable):
         return thing
+    if is_async_generator(thing) or inspect.isgeneratorfunction(thing):
+        return RunnableLambda(thing, name=name)
     if callable(thing):
         if is_async_callable(thing):
             return RunnableCallable(None, thing, name=name, trace=trace)

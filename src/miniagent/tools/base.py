@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
+import weakref
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Union, get_type_hints
@@ -466,10 +468,35 @@ def _get_type_hints(
     (tools/base.py:1490)."""
     if isinstance(func, functools.partial):
         func = func.func
+    # Machinery, not upstream: ``BaseTool.run`` reads the hints of the tool's function twice per
+    # call (for a ``RunnableConfig`` parameter), and ``get_type_hints`` compiles every string
+    # annotation again each time. A function's resolved hints are kept, keyed by the function
+    # and checked against its ``__annotations__`` dict (assigning new annotations reads them
+    # again); a failure is not kept, so a forward reference that resolves later is seen.
+    owner = getattr(func, "__func__", func)  # a bound method's hints are its function's
+    if type(owner) is not types.FunctionType:
+        try:
+            return get_type_hints(func, include_extras=include_extras)
+        except Exception:
+            return None
+    cache = _TYPE_HINTS_WITH_EXTRAS if include_extras else _TYPE_HINTS
+    cached = cache.get(owner)
+    if cached is not None and cached[0] is owner.__annotations__:
+        return dict(cached[1])
     try:
-        return get_type_hints(func, include_extras=include_extras)
+        hints = get_type_hints(owner, include_extras=include_extras)
     except Exception:
         return None
+    cache[owner] = (owner.__annotations__, hints)
+    return dict(hints)
+
+
+_TYPE_HINTS: weakref.WeakKeyDictionary[Any, tuple[dict[str, Any], dict[str, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+_TYPE_HINTS_WITH_EXTRAS: weakref.WeakKeyDictionary[Any, tuple[dict[str, Any], dict[str, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _get_injected_args_keys_from_signature(func: Callable[..., Any]) -> frozenset[str]:
@@ -496,3 +523,20 @@ async def _run_in_executor(func: Callable[..., Any], *args: Any, **kwargs: Any) 
     context = contextvars.copy_context()
     call = functools.partial(context.run, func, *args, **kwargs)
     return await asyncio.get_running_loop().run_in_executor(None, call)
+
+
+class _LazyAsyncio:
+    """``asyncio``, imported on the first attribute read.
+
+    Machinery, not upstream: ``prebuilt/tool_node.py`` needs ``asyncio`` only on its async path
+    (``asyncio.gather`` in ``_afunc``), and importing it costs about a sixth of ``import
+    miniagent.prebuilt``; a sync agent never needs it, and an async caller has it loaded already.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        import asyncio
+
+        return getattr(asyncio, name)
+
+
+_lazy_asyncio: Any = _LazyAsyncio()
