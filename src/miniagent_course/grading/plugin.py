@@ -257,7 +257,8 @@ class GradingSession:
         self.comparing_for_learner = impl_kind(spec) == "learner"
         # A property-based grader is bounded by its example count; its own search for examples
         # is not the learner's time, so it gets a wider wall-clock margin on a busy machine.
-        seconds = self.timeout * (PROPERTY_MARGIN if property_based else 1)
+        learner = impl_kind(spec) == "learner"
+        seconds = self.timeout * (PROPERTY_MARGIN if property_based and learner else 1)
         try:
             call_with_timeout(pyfuncitem.obj, arguments, seconds)
         except GraderTimeout as stopped:
