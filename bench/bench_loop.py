@@ -15,7 +15,7 @@ learner's machine: with an editable install, that is this checkout's ``src/``.
 
 Contract (each printed with PASS/MISS; wall time of the whole command, spawn to exit):
 
-* ``miniagent check dayNN`` <= 1 s for a solved day, warm: for every day of course.toml, one
+* ``miniagent check dayNN`` <= 1 s for a solved day, warm: for every day kit, one
   untimed call, then the median of the timed calls (the days take turns);
 * all notebooks executed <= 60 s: nbclient, one after another, as
   ``tests/course/notebooks/test_notebooks.py`` runs them (``MINIAGENT_NOTEBOOK_IMPL=reference``);

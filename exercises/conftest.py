@@ -1,6 +1,6 @@
 """`pytest` run inside exercises/: say where grading happens instead of "no tests ran".
 
-The graders live with the course (tests/course/graders/), and a plain `pytest` finds them only
+The graders live with the course (each day kit's graders/), and a plain `pytest` finds them only
 from the course folder, the one with pyproject.toml. This file is part of the course, not one of
 your exercises; `miniagent reset` never touches it.
 """

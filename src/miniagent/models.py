@@ -100,7 +100,7 @@ class BaseChatModel(BaseModel, Runnable, ABC):
 
     @property
     def _identifying_params(self) -> dict[str, Any]:
-        """What identifies this model's settings (``base.py:290`` of ``language_models``)."""
+        """What identifies this model's settings (``base.py:430`` of ``language_models``)."""
         return {}
 
     def asdict(self) -> dict[str, Any]:

@@ -217,7 +217,7 @@ class GenericFakeChatModel(BaseChatModel):
         raise NotImplementedError
 
     def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable:
-        """Not supported: upstream's error for a model without tools (``chat_models.py:2583``)."""
+        """Not supported: upstream's error for a model without tools (``chat_models.py:2428``)."""
         raise NotImplementedError("with_structured_output is not implemented for this model.")
 
 

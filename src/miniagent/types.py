@@ -36,7 +36,7 @@ class Send:
 
 @dataclass
 class Command(Generic[N]):
-    """Update the state and/or choose the next node(s) from inside a node (langgraph/types.py:838).
+    """Update the state and/or choose the next node(s) from inside a node (langgraph/types.py:843).
 
     ``update`` is applied like a node's returned dict; ``goto`` names node(s) or ``Send``s to run
     next. ``graph=Command.PARENT`` targets the parent graph (kept for fidelity; the miniature has

@@ -294,9 +294,9 @@ def _next_exercise(course: Course, exercise: Exercise) -> Exercise | None:
 
 
 def _day_key(course: Course, exercise: Exercise) -> str:
-    """What a day's status depends on: the learner's file, its graders and the course's list."""
+    """What a day's status depends on: the learner's file, its kit's metadata and its graders."""
     digest = hashlib.sha256()
-    for path in [course.root / exercise.file, course.root / "course.toml"]:
+    for path in [course.root / exercise.file, course.root / exercise.kit / "kit.toml"]:
         try:
             digest.update(path.read_bytes())
         except OSError:
@@ -310,7 +310,7 @@ def _graded_with_cache(course: Course) -> GradingRun:
     """Every day's status, regrading only the days whose files changed since the last ``list``.
 
     Kept in ``.miniagent/status.json``; a day's entry is trusted only while its key (the content
-    of the learner's file, its graders and course.toml) is unchanged.
+    of the learner's file, its kit.toml and its graders) is unchanged.
     """
     path = course.root / STATUS_CACHE
     try:

@@ -81,7 +81,7 @@ __all__ = ["create_agent"]
 @dataclass
 class _ComposedExtendedModelResponse(Generic[ResponseT]):
     """What the composed ``wrap_model_call`` stack returns: the response and the commands
-    of every layer, inner first (factory.py:77)."""
+    of every layer, inner first (factory.py:78)."""
 
     model_response: ModelResponse[ResponseT]
     commands: list[Command[Any]] = field(default_factory=list)

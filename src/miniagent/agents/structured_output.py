@@ -51,7 +51,7 @@ class MultipleStructuredOutputsError(StructuredOutputError):
 
 
 class StructuredOutputValidationError(StructuredOutputError):
-    """The structured-output arguments did not parse (structured_output.py:63)."""
+    """The structured-output arguments did not parse (structured_output.py:62)."""
 
     def __init__(self, tool_name: str, source: Exception, ai_message: AIMessage) -> None:
         self.tool_name = tool_name
@@ -78,7 +78,7 @@ def _parse_with_schema(
 
 @dataclass(init=False)
 class _SchemaSpec(Generic[SchemaT]):
-    """A schema, its name (the tool's name), description and JSON schema (l.106)."""
+    """A schema, its name (the tool's name), description and JSON schema (l.109)."""
 
     schema: type[SchemaT] | dict[str, Any]
     name: str
@@ -95,7 +95,7 @@ class _SchemaSpec(Generic[SchemaT]):
         description: str | None = None,
         strict: bool | None = None,
     ) -> None:
-        """Name: ``name``, the class name or the JSON schema's ``title`` (l.139)."""
+        """Name: ``name``, the class name or the JSON schema's ``title`` (l.141)."""
         self.schema = schema
 
         if name:
@@ -135,7 +135,7 @@ class _SchemaSpec(Generic[SchemaT]):
 
 @dataclass(init=False)
 class ToolStrategy(Generic[SchemaT]):
-    """Structured output through an artificial tool call (structured_output.py:199).
+    """Structured output through an artificial tool call (structured_output.py:198).
 
     A union schema gives one tool per variant. ``handle_errors`` (default ``True``) answers a
     bad call with an error ToolMessage so the model retries; ``False`` raises.
@@ -159,7 +159,7 @@ class ToolStrategy(Generic[SchemaT]):
         | tuple[type[Exception], ...]
         | Callable[[Exception], str] = True,
     ) -> None:
-        """One ``_SchemaSpec`` per variant of ``schema`` (l.238)."""
+        """One ``_SchemaSpec`` per variant of ``schema`` (l.235)."""
         self.schema = schema
         self.tool_message_content = tool_message_content
         self.handle_errors = handle_errors
@@ -183,7 +183,7 @@ class ToolStrategy(Generic[SchemaT]):
 
 @dataclass(init=False)
 class ProviderStrategy(Generic[SchemaT]):
-    """Structured output through the provider's JSON mode (structured_output.py:275)."""
+    """Structured output through the provider's JSON mode (structured_output.py:273)."""
 
     schema: type[SchemaT] | dict[str, Any]
     schema_spec: _SchemaSpec[SchemaT]
@@ -198,7 +198,7 @@ class ProviderStrategy(Generic[SchemaT]):
         self.schema_spec = _SchemaSpec(schema, strict=strict)
 
     def to_model_kwargs(self) -> dict[str, Any]:
-        """``{"response_format": {"type": "json_schema", ...}}`` in OpenAI's form (l.300)."""
+        """``{"response_format": {"type": "json_schema", ...}}`` in OpenAI's form (l.297)."""
         # OpenAI:
         # - see https://platform.openai.com/docs/guides/structured-outputs
         json_schema: dict[str, Any] = {
@@ -217,7 +217,7 @@ class ProviderStrategy(Generic[SchemaT]):
 
 @dataclass
 class OutputToolBinding(Generic[SchemaT]):
-    """A schema and the artificial tool made from it (structured_output.py:322)."""
+    """A schema and the artificial tool made from it (structured_output.py:320)."""
 
     schema: type[SchemaT] | dict[str, Any]
     schema_kind: SchemaKind
@@ -225,7 +225,7 @@ class OutputToolBinding(Generic[SchemaT]):
 
     @classmethod
     def from_schema_spec(cls, schema_spec: _SchemaSpec[SchemaT]) -> Self:
-        """The tool: a ``StructuredTool`` with the JSON schema as ``args_schema`` (l.344)."""
+        """The tool: a ``StructuredTool`` with the JSON schema as ``args_schema`` (l.340)."""
         return cls(
             schema=schema_spec.schema,
             schema_kind=schema_spec.schema_kind,
@@ -237,13 +237,13 @@ class OutputToolBinding(Generic[SchemaT]):
         )
 
     def parse(self, tool_args: dict[str, Any]) -> SchemaT | dict[str, Any]:
-        """The tool call's arguments as the schema's type (l.363)."""
+        """The tool call's arguments as the schema's type (l.359)."""
         return _parse_with_schema(self.schema, self.schema_kind, tool_args)
 
 
 @dataclass
 class ProviderStrategyBinding(Generic[SchemaT]):
-    """Parses a JSON-mode reply into the schema's type (structured_output.py:378)."""
+    """Parses a JSON-mode reply into the schema's type (structured_output.py:375)."""
 
     schema: type[SchemaT] | dict[str, Any]
     schema_kind: SchemaKind
@@ -256,7 +256,7 @@ class ProviderStrategyBinding(Generic[SchemaT]):
         )
 
     def parse(self, response: AIMessage) -> SchemaT | dict[str, Any]:
-        """The reply's text as JSON, validated into the schema (l.411)."""
+        """The reply's text as JSON, validated into the schema (l.406)."""
         # Extract text content from AIMessage and parse as JSON
         raw_text = self._extract_text_content_from_message(response)
 
@@ -275,7 +275,7 @@ class ProviderStrategyBinding(Generic[SchemaT]):
 
     @staticmethod
     def _extract_text_content_from_message(message: AIMessage) -> str:
-        """A str content, or its text blocks joined (l.440)."""
+        """A str content, or its text blocks joined (l.435)."""
         content = message.content
         if isinstance(content, str):
             return content
@@ -292,7 +292,7 @@ class ProviderStrategyBinding(Generic[SchemaT]):
 
 
 class AutoStrategy(Generic[SchemaT]):
-    """A raw schema: the model node picks the strategy per model (structured_output.py:463)."""
+    """A raw schema: the model node picks the strategy per model (structured_output.py:459)."""
 
     schema: type[SchemaT] | dict[str, Any]
 

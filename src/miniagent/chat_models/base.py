@@ -83,7 +83,7 @@ Only ``openai`` has a module; the others raise ``NotImplementedError`` when buil
 
 
 def _import_module(module: str, class_name: str) -> ModuleType:
-    """Import ``module``; if it is missing, name the package to install (``base.py:124``)."""
+    """Import ``module``; if it is missing, name the package to install (``base.py:125``)."""
     try:
         return importlib.import_module(module)
     except ImportError as e:
@@ -97,7 +97,7 @@ def _import_module(module: str, class_name: str) -> ModuleType:
 
 @functools.lru_cache(maxsize=len(_BUILTIN_PROVIDERS))
 def _get_chat_model_creator(provider: str) -> Callable[..., BaseChatModel]:
-    """The function that builds ``provider``'s chat model (``base.py:152``)."""
+    """The function that builds ``provider``'s chat model (``base.py:153``)."""
     if provider not in _BUILTIN_PROVIDERS:
         supported = ", ".join(_BUILTIN_PROVIDERS.keys())
         msg = f"Unsupported {provider=}.\n\nSupported model providers are: {supported}"

@@ -60,13 +60,13 @@ class Graph:
         return edge
 
     def first_node(self) -> Node | None:
-        """The one node no edge points to, if there is exactly one (graph.py:711)."""
+        """The one node no edge points to, if there is exactly one (graph.py:462)."""
         targets = {edge.target for edge in self.edges}
         found = [node for node in self.nodes.values() if node.id not in targets]
         return found[0] if len(found) == 1 else None
 
     def last_node(self) -> Node | None:
-        """The one node no edge leaves, if there is exactly one (graph.py:729)."""
+        """The one node no edge leaves, if there is exactly one (graph.py:474)."""
         sources = {edge.source for edge in self.edges}
         found = [node for node in self.nodes.values() if node.id not in sources]
         return found[0] if len(found) == 1 else None

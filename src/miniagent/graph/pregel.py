@@ -11,7 +11,7 @@ Where each piece lives upstream (langgraph 1.2.24):
 * ``Pregel.stream`` / ``invoke`` -- ``pregel/main.py`` (the ``while loop.tick()`` at line 3081)
 * ``PregelLoop.tick`` / ``after_tick`` -- ``pregel/_loop.py:658`` / ``:708``
 * ``prepare_next_tasks`` / ``apply_writes`` -- ``pregel/_algo.py:393`` / ``:235``
-* ``StreamMessagesHandler`` (``stream_mode="messages"``) -- ``pregel/_messages.py:77``
+* ``StreamMessagesHandler`` (``stream_mode="messages"``) -- ``pregel/_messages.py:75``
 * ``map_output_updates`` / ``map_output_values`` -- ``pregel/_io.py:118`` / ``:100``
 
 Differences, on purpose:
@@ -499,7 +499,7 @@ def ensure_config(*configs: dict[str, Any] | None) -> dict[str, Any]:
 
 class StreamMessagesHandler:
     """``stream_mode="messages"``: ``(message, metadata)`` for every message a node produces
-    (langgraph/pregel/_messages.py:77).
+    (langgraph/pregel/_messages.py:75).
 
     Two sources: the chat models a node calls (through the callbacks in its config, see
     ARCHITECTURE.md), and the messages in the node's return value that were not emitted yet --
@@ -603,7 +603,7 @@ class StreamMessagesHandler:
 
 
 def _state_values(obj: Any) -> Sequence[Any]:
-    """Top-level values of a dict or pydantic state (_messages.py:48)."""
+    """Top-level values of a dict or pydantic state (_messages.py:47)."""
     if isinstance(obj, dict):
         return list(obj.values())
     if hasattr(type(obj), "model_fields"):

@@ -146,7 +146,7 @@ class UntrackedValue:
         return MISSING
 
     def update(self, current: Any, values: list[Any]) -> Any:
-        """No write this step: keep the value; two writes: an error with ``guard`` (l.57)."""
+        """No write this step: keep the value; two writes: an error with ``guard`` (l.56)."""
         if len(values) == 0:
             return current
         if len(values) != 1 and self.guard:

@@ -465,7 +465,7 @@ def _get_type_hints(
     func: Callable[..., Any], *, include_extras: bool = False
 ) -> dict[str, Any] | None:
     """``get_type_hints`` of ``func`` (of a partial's function), ``None`` if it fails
-    (tools/base.py:1490)."""
+    (tools/base.py:1492)."""
     if isinstance(func, functools.partial):
         func = func.func
     # Machinery, not upstream: ``BaseTool.run`` reads the hints of the tool's function twice per

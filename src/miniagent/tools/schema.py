@@ -178,7 +178,7 @@ def _create_subset_model(
     descriptions: dict[str, str] | None = None,
     fn_description: str | None = None,
 ) -> type[BaseModel]:
-    """A new model ``name`` with only ``field_names`` of ``model`` (utils/pydantic.py:234).
+    """A new model ``name`` with only ``field_names`` of ``model`` (utils/pydantic.py:284).
 
     Each field keeps its type, default and constraints (``metadata``, which also carries
     ``InjectedToolArg`` markers) and gets its description from ``descriptions``. Everything

@@ -122,7 +122,7 @@ class StructuredTool(BaseTool):
 
     @functools.cached_property
     def _injected_args_keys(self) -> frozenset[str]:
-        """Injected parameters of the wrapped function (structured.py:309)."""
+        """Injected parameters of the wrapped function (structured.py:310)."""
         fn = self.func or self.coroutine
         return frozenset() if fn is None else _get_injected_args_keys_from_signature(fn)
 

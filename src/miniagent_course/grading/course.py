@@ -1,13 +1,16 @@
-"""The course model that grading runs on: ``course.toml`` and the implementations graders grade.
+"""The course model that grading runs on: the day kits and the implementations graders grade.
 
-``course.toml`` (repository root) lists every exercise in order; it is the single source of truth
-for files, graded functions and hints. A grader file ``tests/course/graders/test_<id>_*.py``
-belongs to exercise ``<id>``. Graders receive an :class:`Implementation` of that exercise:
+``course.toml`` (repository root) marks the course and names the folder of the day kits; each
+kit (``<kits>/<id>/``) holds its day's ``kit.toml`` (title, files, graded functions, hints,
+judgment), ``stub.py``, ``graders/``, and, for instructors, ``instructor/`` (mutants, alternative
+solutions, the reference's tests, recordings). The days are the kits, in the order of their
+folder names. Graders receive an :class:`Implementation` of their kit's exercise:
 
-* ``reference`` -- the functions from ``src/miniagent`` (``module:function`` in course.toml);
+* ``reference`` -- the functions from ``src/miniagent`` (``module:function`` in kit.toml);
 * ``learner``   -- the functions from the learner's ``exercises/<file>.py``;
-* ``mutant:<name>`` -- the reference, with one function replaced by a known-wrong version: a patch
-  of its source, listed in ``tests/course/mutants/mutants.toml`` (see :mod:`.mutants`).
+* ``mutant:<key>`` -- the reference, with one function replaced by a known-wrong version: a patch
+  of its source in ``instructor/mutants/<name>.patch`` (see :mod:`.mutants`);
+* ``solution:<path>`` -- an alternative solution, ``instructor/solutions/<name>.py``.
 
 Learner and mutant files are compiled from their text and executed in a fresh module: grading never
 imports them through ``sys.path`` and never writes next to them (no ``__pycache__``).
@@ -44,8 +47,8 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 COURSE_FILE = "course.toml"
+KIT_FILE = "kit.toml"
 ROOT_ENV = "MINIAGENT_COURSE_ROOT"
-SOLUTIONS_DIR = "tests/course/solutions"  # correct solutions written unlike the reference
 NOTEBOOK_IMPL_ENV = "MINIAGENT_NOTEBOOK_IMPL"  # "reference": notebooks use the reference
 
 
@@ -60,7 +63,7 @@ class GradedFunction:
 
 @dataclass(frozen=True)
 class Judgment:
-    """The day's second part, the one that needs judgment (``[exercises.judgment]``).
+    """The day's second part, the one that needs judgment (kit.toml's ``[judgment]``).
 
     ``kind`` is ``predict`` (a table of predictions graded against real runs), ``grader`` (the
     learner writes ``test_*`` functions that take ``function``; they must pass on the reference
@@ -78,7 +81,7 @@ class Judgment:
 
 @dataclass(frozen=True)
 class Exercise:
-    """One ``[[exercises]]`` entry of course.toml (title and hints in the learner's language)."""
+    """One day, from its kit's ``kit.toml`` (title and hints in the learner's language)."""
 
     id: str
     title: str
@@ -87,8 +90,16 @@ class Exercise:
     file: str
     functions: tuple[GradedFunction, ...]
     hints: tuple[str, ...]
-    mutants: tuple[Mutant, ...]  # this day's, from tests/course/mutants/mutants.toml
+    mutants: tuple[Mutant, ...]  # this day's: its kit's instructor/mutants/
     judgment: Judgment | None = None
+    kit: str = ""  # the kit's folder, relative to the course root
+    mine: tuple[str, ...] = ()  # the graded functions that join the learner's agent
+    installers: tuple[tuple[str, str], ...] = ()  # (function, "module:install_function")
+
+    @property
+    def solutions(self) -> str:
+        """The folder of the day's alternative solutions (``instructor/solutions``)."""
+        return f"{self.kit}/instructor/solutions"
 
 
 @dataclass(frozen=True)
@@ -97,7 +108,7 @@ class Course:
 
     root: Path
     exercises: tuple[Exercise, ...]
-    stubs: str | None = None  # the folder of pristine stubs, relative to root (course.toml)
+    kits: str = ""  # the folder of the day kits, relative to root (course.toml)
 
     def exercise(self, exercise_id: str) -> Exercise:
         """The exercise a learner names: ``day05``, ``day5``, ``05`` and ``5`` are the same."""
@@ -110,12 +121,22 @@ class Course:
         raise KeyError(say("course.unknown_exercise", day=exercise_id, known=known))
 
     def grader_files(self, exercise: Exercise) -> list[Path]:
-        """``tests/course/graders/test_<id>_*.py``: the graders of one exercise."""
-        return sorted((self.root / "tests" / "course" / "graders").glob(f"test_{exercise.id}_*.py"))
+        """``<kit>/graders/test_*.py``: the graders of one exercise."""
+        return sorted((self.root / exercise.kit / "graders").glob("test_*.py"))
 
     def exercise_for_grader(self, path: str | os.PathLike[str]) -> Exercise | None:
-        name = Path(path).name
-        return next((e for e in self.exercises if name.startswith(f"test_{e.id}_")), None)
+        """The exercise whose kit's ``graders/`` holds ``path`` (None for any other file)."""
+        relative = self.relative(path)
+        return next((e for e in self.exercises if relative.startswith(f"{e.kit}/graders/")), None)
+
+    def exercise_at(self, path: str | os.PathLike[str]) -> Exercise | None:
+        """The exercise whose kit folder holds ``path``."""
+        relative = self.relative(path)
+        return next((e for e in self.exercises if relative.startswith(f"{e.kit}/")), None)
+
+    def solution_files(self, exercise: Exercise) -> list[Path]:
+        """The day's alternative solutions: ``<kit>/instructor/solutions/*.py``."""
+        return sorted((self.root / exercise.solutions).glob("*.py"))
 
     def mutant(self, wanted: str) -> tuple[Exercise, Mutant]:
         """A mutant by key (``day05_wrong_error``), by name if unique, or a whole file's path."""
@@ -131,7 +152,7 @@ class Course:
         return found[0]
 
     def relative(self, path: str | os.PathLike[str]) -> str:
-        """``path`` relative to the course root, with forward slashes (as course.toml writes it)."""
+        """``path`` relative to the course root, with forward slashes (as kit.toml writes it)."""
         full = (self.root / path).resolve()
         try:
             return full.relative_to(self.root.resolve()).as_posix()
@@ -151,34 +172,51 @@ def find_root(start: str | os.PathLike[str] | None = None) -> Path | None:
 
 
 def load_course(root: str | os.PathLike[str] | None = None, lang: str | None = None) -> Course:
-    """Read course.toml; ``title`` and ``hints`` come from ``[exercises.<lang>]`` when present."""
+    """Read course.toml and every kit's kit.toml, in the order of the kits' folder names;
+    ``title`` and ``hints`` come from a kit's ``[<lang>]`` table when present."""
     found = Path(root).resolve() if root else find_root()
     if found is None or not (found / COURSE_FILE).is_file():
         raise FileNotFoundError(say("course.no_course_file", cwd=Path.cwd()))
     data = tomllib.loads((found / COURSE_FILE).read_text(encoding="utf-8"))
     lang = lang or language()
-    mutants = read_mutants(found)
-    exercises = tuple(_exercise(entry, lang, mutants) for entry in data.get("exercises", []))
-    return Course(root=found, exercises=exercises, stubs=data.get("stubs"))
+    kits = data.get("kits", "")
+    folders = sorted(p.parent for p in (found / kits).glob(f"*/{KIT_FILE}")) if kits else []
+    exercises = tuple(_exercise(found, folder, lang) for folder in folders)
+    return Course(root=found, exercises=exercises, kits=kits)
 
 
-def _exercise(entry: dict[str, Any], lang: str, mutants: tuple[Mutant, ...]) -> Exercise:
+def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
+    entry = tomllib.loads((folder / KIT_FILE).read_text(encoding="utf-8"))
     translated = entry.get(lang, {}) if lang != "en" else {}
+    kit = folder.relative_to(root).as_posix()
+    judgment = _judgment(entry.get("judgment"), translated.get("judgment", {}), kit)
+    mine = entry.get("mine", {})
     return Exercise(
-        id=entry["id"],
+        id=folder.name,
         title=translated.get("title", entry["title"]),
         lesson=entry["lesson"],
         notebook=entry["notebook"],
         file=entry["file"],
         functions=tuple(GradedFunction(**f) for f in entry.get("functions", [])),
         hints=tuple(translated.get("hints", entry.get("hints", []))),
-        mutants=tuple(m for m in mutants if m.day == entry["id"]),
-        judgment=_judgment(entry.get("judgment"), translated.get("judgment", {})),
+        mutants=read_mutants(folder / "instructor" / "mutants", folder.name, root),
+        judgment=judgment,
+        kit=kit,
+        mine=tuple(mine.get("functions", ())),
+        installers=tuple(mine.get("install", {}).items()),
     )
 
 
-def _judgment(entry: dict[str, Any] | None, translated: dict[str, Any]) -> Judgment | None:
-    return Judgment(**{**entry, **translated}) if entry else None
+def _judgment(
+    entry: dict[str, Any] | None, translated: dict[str, Any], kit: str
+) -> Judgment | None:
+    """The ``[judgment]`` table; its ``reference`` (a file of the kit) relative to the root."""
+    if not entry:
+        return None
+    fields = {**entry, **translated}
+    if fields.get("reference"):
+        fields["reference"] = f"{kit}/{fields['reference']}"
+    return Judgment(**fields)
 
 
 # --- implementations ------------------------------------------------------------------------
@@ -295,11 +333,12 @@ def parse_impl_option(value: str, course: Course) -> list[str]:
             _, mutant = course.mutant(part.removeprefix("mutant:"))  # fails early if unknown
             specs.append(f"mutant:{mutant.key}")
         elif part == "solutions":
-            files = sorted((course.root / SOLUTIONS_DIR).glob("day*.py"))
+            files = [f for e in course.exercises for f in course.solution_files(e)]
             specs += [f"solution:{course.relative(f)}" for f in files]
         elif part.startswith("solution:"):
             path = course.relative(part.removeprefix("solution:"))
-            course.exercise(Path(path).name[:5])  # fails early if the name names no day
+            if course.exercise_at(path) is None:  # fails early if no kit holds the file
+                raise ValueError(say("plugin.bad_impl", value=part))
             specs.append(f"solution:{path}")
         elif part in ("reference", "learner"):
             specs.append(part)
@@ -309,12 +348,13 @@ def parse_impl_option(value: str, course: Course) -> list[str]:
 
 
 def impl_label(spec: str) -> str:
-    """The test id: ``mutant:day00_x`` -> ``mutant-day00_x``; ``solution:.../day00_y.py`` ->
-    ``solution-day00_y``."""
+    """The test id: ``mutant:day00_x`` -> ``mutant-day00_x``; ``solution:<kits>/day00/instructor/
+    solutions/y.py`` -> ``solution-day00_y``."""
     if spec.startswith("mutant:"):
         return f"mutant-{spec.removeprefix('mutant:')}"
     if spec.startswith("solution:"):
-        return f"solution-{Path(spec).stem}"
+        path = Path(spec.removeprefix("solution:"))
+        return f"solution-{path.parents[2].name}_{path.stem}"
     return spec
 
 
@@ -327,7 +367,7 @@ def spec_exercise(spec: str, course: Course) -> Exercise | None:
     if spec.startswith("mutant:"):
         return course.mutant(spec.removeprefix("mutant:"))[0]
     if spec.startswith("solution:"):
-        return course.exercise(Path(spec).name[:5])
+        return course.exercise_at(spec.removeprefix("solution:"))
     return None
 
 
@@ -341,8 +381,13 @@ def load_implementation(course: Course, exercise: Exercise, spec: str) -> Implem
         missing = [name for name, value in functions.items() if not callable(value)]
         if len(missing) == len(functions):  # none of them: renamed or deleted, say which
             raise ExerciseLoadError(say("load.no_function", file=display, name=missing[0]))
-        for name in missing:  # a part your file predates (the course added it): not started
-            functions[name] = _not_started(name, exercise.id)
+        for function in exercise.functions:
+            if function.name not in missing:
+                continue
+            if spec == "learner":  # a part your file predates (the course added it): not started
+                functions[function.name] = _not_started(function.name, exercise.id)
+            else:  # a solution proves the parts it writes; the others are the reference's
+                functions[function.name] = import_target(function.reference)
         kind = impl_kind(spec)
         return Implementation(kind, impl_label(spec), exercise, functions, course, module)
     reference = {f.name: import_target(f.reference) for f in exercise.functions}
@@ -381,7 +426,7 @@ def load_mutant(
     course: Course, exercise: Exercise, mutant: Mutant
 ) -> dict[str, Callable[..., Any]]:
     """The functions ``mutant`` replaces: its patch of the reference, or what its file defines."""
-    if mutant.file:
+    if not mutant.is_patch:
         module = load_module(course.root / mutant.file, mutant.file, f"_miniagent_{mutant.key}")
         names = [f.name for f in exercise.functions]
         return {name: getattr(module, name) for name in names if hasattr(module, name)}
@@ -530,8 +575,8 @@ class PristineStubError(Exception):
 
 
 def stub_path(course: Course, exercise: Exercise) -> Path | None:
-    """Where the pristine stub of ``exercise`` ships: ``<stubs>/<file name>`` (course.toml)."""
-    return course.root / course.stubs / Path(exercise.file).name if course.stubs else None
+    """Where the pristine stub of ``exercise`` ships: its kit's ``stub.py``."""
+    return course.root / exercise.kit / "stub.py" if exercise.kit else None
 
 
 def pristine_stub(course: Course, exercise: Exercise) -> str:
@@ -541,7 +586,7 @@ def pristine_stub(course: Course, exercise: Exercise) -> str:
     """
     path = stub_path(course, exercise)
     if path is None or not path.is_file():
-        stub = course.relative(path) if path else "(no `stubs` folder in course.toml)"
+        stub = course.relative(path) if path else "(no kit)"
         raise PristineStubError(say("reset.no_stub", file=exercise.file, stub=stub))
     return path.read_text(encoding="utf-8")
 
@@ -550,7 +595,7 @@ def ensure_workspace(course: Course) -> list[str]:
     """Create each missing exercise file from its stub; never touch one that exists.
 
     ``exercises/`` is the learner's own (git ignores it), so the first course command of a fresh
-    checkout lays it out. Returns the files created, as course.toml names them.
+    checkout lays it out. Returns the files created, as the kits name them.
     """
     created = []
     for exercise in course.exercises:

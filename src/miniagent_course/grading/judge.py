@@ -1,6 +1,6 @@
 """Be the grader: grade the learner's own tests of the day's function.
 
-A "be the grader" part (``[exercises.judgment] kind = "grader"`` in course.toml) asks for
+A "be the grader" part (``[judgment] kind = "grader"`` in its kit.toml) asks for
 ``test_*`` functions, each taking the function under test as its only argument. Two graders judge
 them, with the day's usual time limit:
 
@@ -10,6 +10,9 @@ them, with the day's usual time limit:
 
 Until the part passes, the learner sees only counts: no mutant's name, file or code (they would
 give the answers away). Once it passes, each mistake is listed as caught or missed, in one line.
+
+This is the ``grader`` kind of the registry in :mod:`.judgments`; a day's grader file binds the two
+tests :func:`graders` writes (``judgment_graders(__file__)``).
 """
 
 from __future__ import annotations
@@ -19,8 +22,14 @@ from typing import Any
 
 import pytest
 
-from miniagent_course.grading.course import Implementation, import_target, load_mutant
+from miniagent_course.grading.course import (
+    Implementation,
+    Judgment,
+    import_target,
+    load_mutant,
+)
 from miniagent_course.grading.explain import summary
+from miniagent_course.grading.plugin import NOTES
 from miniagent_course.text import say
 from miniagent_course.todo import NotStarted
 
@@ -87,3 +96,20 @@ def catch_the_mistakes(impl: Implementation) -> list[str]:
         say("judge.caught" if hit else "judge.missed", why=mutant.why)
         for mutant, hit in zip(mistakes, caught, strict=True)
     ]
+
+
+def graders(judgment: Judgment) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The two tests of a "be the grader" part: (passes on the reference, catches the mistakes).
+
+    The second records each mistake as caught or missed, shown once the day passes.
+    """
+
+    def test_your_tests_pass_on_a_correct_function(impl: Implementation) -> None:
+        pass_on_the_reference(impl)
+
+    def test_your_tests_catch_the_known_mistakes(
+        impl: Implementation, record_property: Callable[[str, object], None]
+    ) -> None:
+        record_property(NOTES, catch_the_mistakes(impl))
+
+    return test_your_tests_pass_on_a_correct_function, test_your_tests_catch_the_known_mistakes

@@ -1,21 +1,24 @@
 """Mutants: known-wrong versions of the graded functions, each one a small patch of the reference.
 
-``tests/course/mutants/mutants.toml`` lists them (instructors' metadata; course.toml stays
-learner-facing). A mutant names its ``day``, a ``name``, the graded ``function`` it replaces,
-``why`` it is wrong, and one or more ``[[mutants.patch]]`` pairs: ``replace`` (an anchor: exact
-text of the reference function's source, which must occur exactly once) and ``with``. At load
-time the pairs are applied, in order, to ``inspect.getsource`` of the reference (dedented), and
+Each is a file in its day kit's ``instructor/mutants/`` (instructors' side; a learner is never
+pointed there): ``<name>.patch``, a unified diff of the reference function's source whose first
+lines say ``why: ...`` (what is wrong, in one line), ``function: ...`` (the graded function it
+replaces) and, for an inner function, ``target: ...``. Each hunk is a (``replace``, ``with``) pair:
+its context and ``-`` lines are an anchor, exact text that must occur exactly once (the ``@@``
+line numbers are for readers), its context and ``+`` lines what it becomes. At load time the
+pairs are applied, in order, to ``inspect.getsource`` of the reference (dedented), and
 the patched source is compiled and bound to the reference's own module globals, so the helpers it
 names resolve as in the reference. A diff of a mutant against the reference is its one mistake,
 and the mutant follows the reference when it changes (or stops loading, naming the anchor).
 
 ``target`` names the function the patch edits when it is not the graded function's reference:
 a function ``create_react_agent`` defines inside itself (``module:create_react_agent.call_model``).
-The graded function is then the reference's maker (``grading/inner/``), built on the patched inner
+The graded function is then the reference's maker (a kit's ``cases.py``), built on the patched inner
 function instead of the real one (see :func:`maker_with_inner`).
 
-A mistake that touches more than one place may stay a whole file (``file``); its entry must say
-why in ``whole_file_because``.
+A mistake that touches more than one place may stay a whole file, ``<name>.py`` defining the
+function, whose ``# why:`` / ``# function:`` header also says ``# whole_file_because:``; a weak
+test suite for a "be the grader" part is such a file with ``# part: judgment``.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import __future__
 
 import inspect
 import linecache
-import sys
+import re
 import textwrap
 import types
 from collections.abc import Callable
@@ -31,13 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
-MUTANTS_FILE = "tests/course/mutants/mutants.toml"
-INNER_LOOKUP = "reference_inner_function"  # how a grading/inner maker reaches its inner function
+INNER_LOOKUP = "reference_inner_function"  # how a kit's maker reaches its inner function
 
 
 @dataclass(frozen=True)
@@ -54,11 +51,11 @@ class Mutant:
 
     day: str
     name: str
-    function: str  # the graded function it replaces (its name in course.toml)
+    function: str  # the graded function it replaces (its name in kit.toml)
     why: str
     target: str = ""  # the source the patches edit, when not the function's reference
     patches: tuple[Patch, ...] = ()
-    file: str = ""  # a whole-file mutant (relative to the course root)
+    file: str = ""  # the mutant's file, relative to the course root
     whole_file_because: str = ""
     # "function": a wrong graded function; "judgment": a weak test suite for a "be the grader"
     # part (its ``file`` holds the ``test_*`` functions; the judgment graders must reject it).
@@ -69,20 +66,69 @@ class Mutant:
         """``day05_wrong_error``: unique in the course; ``--impl=mutant:<key>`` picks it."""
         return f"{self.day}_{self.name}"
 
+    @property
+    def is_patch(self) -> bool:
+        return self.file.endswith(".patch")
 
-def read_mutants(root: Path) -> tuple[Mutant, ...]:
-    """Every entry of ``tests/course/mutants/mutants.toml`` (none when the file is absent)."""
-    path = root / MUTANTS_FILE
-    if not path.is_file():
+
+HEADER = re.compile(r"^(?:# )?([a-z_]+): (.*)$")
+
+
+def read_mutants(folder: Path, day: str, root: Path) -> tuple[Mutant, ...]:
+    """The mutants of one kit: each ``<name>.patch`` and ``<name>.py`` in ``folder``, by name."""
+    if not folder.is_dir():
         return ()
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return tuple(_mutant(entry) for entry in data.get("mutants", []))
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix not in (".patch", ".py") or path.name.startswith("_"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        fields = dict(_header(text))
+        patches = parse_patch_hunks(text) if path.suffix == ".patch" else ()
+        relative = path.relative_to(root).as_posix()
+        found.append(Mutant(day=day, name=path.stem, patches=patches, file=relative, **fields))
+    return tuple(found)
 
 
-def _mutant(entry: dict[str, Any]) -> Mutant:
-    fields = {k: v for k, v in entry.items() if k != "patch"}
-    patches = tuple(Patch(p["replace"], p["with"]) for p in entry.get("patch", []))
-    return Mutant(**fields, patches=patches)
+def _header(text: str) -> list[tuple[str, str]]:
+    """The ``key: value`` lines a mutant file starts with (``# key: value`` in a .py)."""
+    fields = []
+    for line in text.splitlines():
+        match = HEADER.match(line)
+        if not match:
+            break
+        fields.append((match.group(1), match.group(2)))
+    return fields
+
+
+def parse_patch_hunks(text: str) -> tuple[Patch, ...]:
+    """The hunks of a unified diff as (replace, with) pairs: the context and ``-`` lines of a
+    hunk are its anchor, found by text (the ``@@`` line numbers are for readers, not used)."""
+    patches: list[Patch] = []
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith("+++ ")), len(lines))
+    old: list[str] = []
+    new: list[str] = []
+    last = ""
+    for line in lines[start + 1 :]:
+        if line.startswith("@@"):
+            if old or new:
+                patches.append(Patch("".join(old), "".join(new)))
+            old, new = [], []
+            continue
+        mark, rest = line[:1], line[1:]
+        if mark == "\\":  # "\ No newline at end of file": the line before has no newline
+            for side in (old, new) if last == " " else (old,) if last == "-" else (new,):
+                side[-1] = side[-1].rstrip("\n")
+            continue
+        if mark in (" ", "-"):
+            old.append(rest if rest else "\n")
+        if mark in (" ", "+"):
+            new.append(rest if rest else "\n")
+        last = mark
+    if old or new:
+        patches.append(Patch("".join(old), "".join(new)))
+    return tuple(patches)
 
 
 class PatchError(Exception):
@@ -167,7 +213,7 @@ def copy_function(
 def maker_with_inner(
     maker: types.FunctionType, inner: str, patched: Callable[..., Any]
 ) -> types.FunctionType:
-    """The reference ``maker`` (grading/inner/), building ``patched`` where it built ``inner``.
+    """The reference ``maker`` (a kit's cases.py), building ``patched`` where it built ``inner``.
 
     A maker returns ``rebind(reference_inner_function(<inner>), ...)``; the copy runs the same
     code, with a ``reference_inner_function`` that answers ``patched`` for ``inner``.

@@ -1,6 +1,6 @@
-"""The pytest plugin that grades exercises. ``tests/conftest.py`` and ``miniagent check`` load it.
+"""The pytest plugin that grades exercises. ``pyproject.toml`` (``-p``) and ``miniagent check`` load it.
 
-A grader is a test in ``tests/course/graders/test_<id>_*.py`` that takes the ``impl`` fixture. The plugin
+A grader is a test in a day kit's ``graders/test_<id>_*.py`` that takes the ``impl`` fixture. The plugin
 runs it once per implementation named by ``--impl`` (default ``reference,learner``), so the test
 ids read ``test_x[reference]`` and ``test_x[learner]``:
 
@@ -14,9 +14,9 @@ ids read ``test_x[reference]`` and ``test_x[learner]``:
 * the run ends with a course progress table; ``--grade-report FILE.json`` writes a Gradescope
   ``results.json``.
 
-The README's plain ``pytest`` is the learner's run (``testpaths``: the graders and a few checks
-that the checkout is sound): it grades ``exercises/`` and prints little besides the table. The
-contributors' run names ``tests`` and ``--impl=reference``.
+The README's plain ``pytest`` is the learner's run (``testpaths``: the kits' graders and a few
+checks that the checkout is sound): it grades ``exercises/`` and prints little besides the table.
+The contributors' run names ``tests``, the kits and ``--impl=reference``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -58,7 +57,6 @@ from miniagent_course.grading.explain import (
 )
 from miniagent_course.grading.report import (
     SEVERITY,
-    WIDTH,
     Record,
     course_results,
     gradescope,
@@ -75,12 +73,26 @@ PROPERTY_MARGIN = 3  # a property-based grader's wall-clock limit, in units of -
 OUTPUT_HEAD, OUTPUT_TAIL = 12, 6  # lines of a learner's printed output shown, once per day
 
 
+class SummaryHooks:
+    """The hook this plugin defines for others (``pytest_addhooks``)."""
+
+    @pytest.hookspec
+    def pytest_miniagent_summary(self, course: Course, records: list[Record]) -> list[str]:
+        """Lines to print under the progress table of a learner's run (``miniagent_course.mine.
+        plugin`` answers with the learner's own agent)."""
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(SummaryHooks)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("miniagent", say("plugin.group"))
     group.addoption("--impl", default="learner", help=say("plugin.help_impl"))
     group.addoption("--strict-exercises", action="store_true", help=say("plugin.help_strict"))
     group.addoption("--grade-report", metavar="FILE.json", help=say("plugin.help_grade_report"))
     group.addoption("--grader-timeout", type=float, default=10.0, help=say("plugin.help_timeout"))
+    group.addoption("--first-kill", action="store_true", help=say("plugin.help_first_kill"))
     group.addoption("--course-root", metavar="DIR", help=say("plugin.help_root"))
     group.addoption("--course-results", metavar="FILE.json", help=argparse.SUPPRESS)
 
@@ -172,6 +184,7 @@ class GradingSession:
         self.specs = specs
         self.strict: bool = config.getoption("strict_exercises")
         self.timeout: float = config.getoption("grader_timeout")
+        self.first_kill: bool = config.getoption("first_kill")
         self.started = time.monotonic()
         self.loaded: dict[tuple[str, str], Implementation | ExerciseLoadError] = {}
         self.records: dict[str, Record] = {}
@@ -266,6 +279,9 @@ class GradingSession:
                 self.blocked[(exercise.id, spec)] = say("grading.not_run_timeout", day=exercise.id)
             raise
         except (Exception, pytest.skip.Exception) as error:
+            if self.first_kill and impl_kind(spec) == "mutant" and isinstance(error, Exception):
+                # one failing grader kills a mutant: the proof needs no more of its day
+                self.blocked[(exercise.id, spec)] = say("grading.not_run_killed", day=exercise.id)
             if impl_kind(spec) != "learner" or not_started_in(error) is None:
                 raise
             # Settled here, before pytest formats a traceback that would only be thrown away
@@ -409,40 +425,13 @@ class GradingSession:
             )
         for line in progress_lines(self.course, list(self.records.values()), self.strict):
             terminalreporter.write_line(line)
-        if "learner" in self.specs and _learner_run(self.config):
-            for line in self._your_agent():
-                terminalreporter.write_line(line)
-
-    def _your_agent(self) -> list[str]:
-        """How the learner's own agent does on the recorded scenarios (``mine``), in 80 columns."""
-        from miniagent_course.mine import check, your_functions
-        from miniagent_course.mine.scenarios import AGENT_SCENARIOS
-
-        assert self.course is not None
-        # Only days whose graders all passed join: they are known to finish, so a loop in a
-        # half-done day never costs a timeout per scenario here (miniagent mine tries them all).
-        learner = [r for r in self.records.values() if r.kind == "learner"]
-        passing = {r.exercise for r in learner} - {
-            r.exercise for r in learner if r.status != "passed"
-        }
-        written = set(your_functions(self.course).functions)
-        used, waiting = sorted(written & passing), sorted(written - passing)
-        if not used:
-            text = say("table.agent_none")
-        else:
-            report = check(self.course, days=set(used))
-            agent = check(self.course, AGENT_SCENARIOS, days=set(used))
-            text = say(
-                "table.agent",
-                days=", ".join(used),
-                k=len(report.passed),
-                n=report.total,
-                ak=len(agent.passed),
-                an=agent.total,
-            )
-        if waiting:
-            text += say("table.agent_waiting", days=", ".join(waiting))
-        return textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+        if "learner" in self.specs and _learner_run(self.config):  # e.g. `mine`'s line
+            records = list(self.records.values())
+            for lines in self.config.hook.pytest_miniagent_summary(
+                course=self.course, records=records
+            ):
+                for line in lines:
+                    terminalreporter.write_line(line)
 
     def pytest_sessionfinish(self, exitstatus: int) -> None:
         if self.course is None or hasattr(self.config, "workerinput"):

@@ -78,7 +78,7 @@ WIDTH = 80  # a terminal's classic width: the progress table never wraps in one
 
 
 def short_name(nodeid: str) -> str:
-    """``tests/course/graders/test_x.py::test_y[learner-dict]`` -> ``test_y[dict]``."""
+    """``<kit>/graders/test_x.py::test_y[learner-dict]`` -> ``test_y[dict]``."""
     name = nodeid.split("::")[-1]
     if not name.endswith("]"):
         return name

@@ -18,9 +18,10 @@ from typing import Any
 
 from miniagent_course.grading.course import Course, Exercise
 
-# Plugins a grader may need, loaded only when its file names them (autoloading is off: the
-# installed plugins cost more start-up time than grading a day). {word in the file: plugin module}
-PLUGIN_WORDS = {"hypothesis": "_hypothesis_pytestplugin", "anyio": "anyio.pytest_plugin"}
+# The plugins every grading run loads (autoloading is off: the installed plugins cost more start-up
+# time than grading a day). Hypothesis is a dependency of the course and its graders' tool; its
+# plugin imports hypothesis only when a test uses it. A grader that needs another plugin adds it here.
+PLUGINS = ("miniagent_course.grading.plugin", "_hypothesis_pytestplugin")
 RUN_TIMEOUT = 900  # seconds for a whole run; each grader test has its own, shorter timeout
 
 
@@ -57,20 +58,13 @@ def pytest_command(
         f"--impl={impl}",
         f"--course-root={course.root}",
         f"--course-results={results}",
-        "-p",
-        "miniagent_course.grading.plugin",
-        *_plugins(files),  # -q comes from pyproject's addopts; twice would drop the summary
+        *(arg for plugin in PLUGINS for arg in ("-p", plugin)),
+        # -q comes from pyproject's addopts; twice would drop the summary
         "--no-header",
         "--tb=short",
         "--color=no",
         *extra,
     ]
-
-
-def _plugins(files: Sequence[Path]) -> list[str]:
-    """``-p`` options for the plugins the graders use (the grading plugin is named separately)."""
-    text = "".join(f.read_text(encoding="utf-8") for f in files)
-    return [arg for word, module in PLUGIN_WORDS.items() if word in text for arg in ("-p", module)]
 
 
 def run_graders(

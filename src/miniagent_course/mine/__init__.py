@@ -4,18 +4,18 @@ Each day's exercise is a piece of the same agent. :func:`your_functions` reads y
 and keeps each graded function whose body is no longer the stub's ``raise NotStarted(...)``;
 :func:`your_agent` puts them where the agent calls them (module functions such as
 ``_get_state_value`` by name; the functions ``create_react_agent`` defines inside itself through
-the ``install_*`` helpers of ``grading/inner/``), and :func:`check` runs the scenarios of
-``scenarios.py`` against ``react.json``, upstream's recorded results: "your agent: K of N
-scenarios behave exactly as upstream's". A failing scenario names the day to revisit, found by
-putting miniagent's function back one day at a time. Nothing here imports the upstream packages.
+the installer its kit names in ``[mine] install``), and :func:`check` runs the scenarios of
+``scenarios.py``, and those the kits add (``[[mine.scenarios]]``), against ``react.json``,
+upstream's recorded results (:data:`RECORDING`): "your agent: K of N scenarios behave exactly as
+upstream's". A failing scenario names the day to revisit, found by putting miniagent's function
+back one day at a time. Nothing here imports the upstream packages, nor a day: the kits declare
+what joins (their ``kit.toml``), and :mod:`.loop` checks a kit's loop apart.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
-import importlib
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,19 +24,29 @@ from typing import Any
 
 from miniagent_course.grading.course import (
     Course,
+    Exercise,
     ExerciseLoadError,
     _body_without_docstring,
     _is_todo_raise,
+    import_target,
+    load_course,
     load_implementation,
     reference_owner,
 )
+from miniagent_course.grading.recording import Recording, as_recorded, kit_data
 from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
-from miniagent_course.mine.scenarios import AGENT_SCENARIOS, SCENARIOS
 
-ALL_SCENARIOS = {**SCENARIOS, **AGENT_SCENARIOS}
+# `miniagent_course.mine.scenarios` (it imports miniagent) is imported where it is used, so that
+# loading this package (pytest's `-p miniagent_course.mine.plugin`) costs next to nothing.
 
-RECORDED = Path(__file__).with_name("react.json")
 SCENARIO_TIMEOUT = 10.0  # seconds for one scenario: your code may loop
+
+# One scenario: (a function of a side that returns plain data, the days whose functions it uses)
+Scenario = tuple[Callable[[Any], Any], tuple[str, ...]]
+
+
+# (its reference, your function, the kit's installer or None): see :func:`_installer`
+Piece = tuple[str, Callable[..., Any], Any]
 
 
 @dataclass
@@ -44,7 +54,7 @@ class Yours:
     """The functions of yours that go into the agent, day by day, and why others do not."""
 
     # day -> {graded name: (its reference, your function)}
-    functions: dict[str, dict[str, tuple[str, Callable[..., Any]]]] = field(default_factory=dict)
+    functions: dict[str, dict[str, Piece]] = field(default_factory=dict)
     not_started: list[str] = field(default_factory=list)  # days whose agent pieces are stubs
     broken: dict[str, str] = field(default_factory=dict)  # day -> why the file does not load
 
@@ -58,26 +68,19 @@ def _written(source: str, name: str, day: str) -> bool:
     return False
 
 
-def _installer(day: str, name: str) -> Callable[[Any, Callable[..., Any]], None] | None:
-    """How ``name`` of ``day`` goes into a built agent: ``install_<name>`` of the day's module in
-    ``grading/inner/`` (a function ``create_react_agent`` defines inside itself, or a reducer the
-    graph holds); None when the agent simply looks the function up by name in its module."""
-    try:
-        module = importlib.import_module(f"miniagent_course.grading.inner.{day}")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, f"install_{name}", None)
+def _installer(exercise: Exercise, name: str) -> Callable[[Any, Callable[..., Any]], None] | None:
+    """How ``name`` goes into a built agent: the function its kit names in ``[mine] install`` (a
+    function ``create_react_agent`` defines inside itself, or a reducer the graph holds); None
+    when the agent simply looks the function up by name in its module."""
+    target = dict(exercise.installers).get(name)
+    return import_target(target) if target else None
 
 
 def your_functions(course: Course) -> Yours:
     """Your written functions that are pieces of the agent (predictions and policies are not)."""
     yours = Yours()
     for exercise in course.exercises:
-        pieces = [
-            f
-            for f in exercise.functions
-            if _installer(exercise.id, f.name) or f.reference.startswith("miniagent.")
-        ]
+        pieces = [f for f in exercise.functions if f.name in exercise.mine]
         if not pieces:
             continue
         try:
@@ -92,14 +95,15 @@ def your_functions(course: Course) -> Yours:
             yours.not_started.append(exercise.id)
             continue
         yours.functions[exercise.id] = {
-            f.name: (f.reference, impl.functions[f.name]) for f in written
+            f.name: (f.reference, impl.functions[f.name], _installer(exercise, f.name))
+            for f in written
         }
     return yours
 
 
 @contextlib.contextmanager
 def your_agent(
-    functions: dict[str, dict[str, tuple[str, Callable[..., Any]]]],
+    functions: dict[str, dict[str, Piece]],
 ) -> Iterator[Callable[..., Any]]:
     """Inside: ``create_react_agent`` (also as ``miniagent.prebuilt.create_react_agent``) builds
     agents made of ``functions`` (see :class:`Yours`); outside: miniagent's."""
@@ -110,8 +114,7 @@ def your_agent(
     saved: list[tuple[Any, str, Any]] = []
     installs = []
     for day in sorted(functions, reverse=True):  # call_model (Day 08) reads what later days put in
-        for name, (reference, function) in functions[day].items():
-            installer = _installer(day, name)
+        for _name, (reference, function, installer) in functions[day].items():
             if installer is not None:
                 installs.append((installer, function))
             else:  # a module function (or a method, Day 04) the agent looks up when it runs
@@ -134,19 +137,59 @@ def your_agent(
             setattr(module, attr, value)
 
 
-def recorded() -> dict[str, Any]:
-    """Upstream's results, as ``react.json`` holds them (JSON round trip of each result)."""
-    return json.loads(RECORDED.read_text(encoding="utf-8"))
+def kit_scenarios(course: Course) -> dict[str, Scenario]:
+    """The scenarios the kits add, in course order: each ``[[mine.scenarios]]`` of a kit.toml is
+    ``name``, ``run`` (``module:function`` of a side and ``args``), ``args`` and ``days``."""
+    found: dict[str, Scenario] = {}
+    for exercise in course.exercises:
+        for entry in kit_data(course, exercise).get("mine", {}).get("scenarios", []):
+            run = _declared(import_target(entry["run"]), tuple(entry.get("args", ())))
+            found[entry["name"]] = (run, tuple(entry["days"]))
+    return found
 
 
-def _as_recorded(result: Any) -> Any:
-    return json.loads(json.dumps(result))
+def _declared(run: Callable[..., Any], args: tuple[Any, ...]) -> Callable[[Any], Any]:
+    def scenario(lib: Any) -> Any:
+        return run(lib, *args)
+
+    scenario.__qualname__ = f"{getattr(run, '__qualname__', run)}{args!r}"
+    return scenario
 
 
-def _passes(name: str, functions: dict[str, dict[str, tuple[str, Callable[..., Any]]]]) -> bool:
+def scenarios_of(course: Course) -> dict[str, Scenario]:
+    """The ``create_react_agent`` scenarios: ``scenarios.SCENARIOS``, then the kits'."""
+    from miniagent_course.mine.scenarios import SCENARIOS
+
+    added = kit_scenarios(course)
+    clash = sorted(set(added) & set(SCENARIOS))
+    if clash:
+        raise ValueError(f"a kit's [[mine.scenarios]] reuses a scenario's name: {clash}")
+    return {**SCENARIOS, **added}
+
+
+def all_scenarios(course: Course) -> dict[str, Scenario]:
+    """Every scenario ``react.json`` records: :func:`scenarios_of`, then ``AGENT_SCENARIOS``."""
+    from miniagent_course.mine.scenarios import AGENT_SCENARIOS
+
+    return {**scenarios_of(course), **AGENT_SCENARIOS}
+
+
+def upstream_results(side: Any) -> dict[str, Any]:
+    """Upstream's result of every scenario of this checkout's course (the recording)."""
+    course = load_course(Path(__file__).resolve().parents[3])  # src/miniagent_course/mine/
+    return {name: run(side) for name, (run, _) in all_scenarios(course).items()}
+
+
+RECORDING = Recording(Path(__file__).with_name("react.json"), upstream_results)
+record = RECORDING.record  # upstream's results afresh (contributors: needs the pinned packages)
+recorded = RECORDING.recorded  # upstream's results as react.json holds them
+
+
+def _passes(
+    scenario: Callable[[Any], Any], expected: Any, functions: dict[str, dict[str, Piece]]
+) -> bool:
     from miniagent_course.sides import mini
 
-    scenario, _ = ALL_SCENARIOS[name]
     with your_agent(functions) as create_react_agent:
         side = SimpleNamespace(**{**vars(mini()), "create_react_agent": create_react_agent})
         try:
@@ -155,7 +198,7 @@ def _passes(name: str, functions: dict[str, dict[str, tuple[str, Callable[..., A
             return False
         except Exception:  # your code raised where upstream did not: a different outcome
             return False
-    return _as_recorded(result) == recorded()[name]
+    return as_recorded(result) == expected
 
 
 @dataclass
@@ -172,36 +215,31 @@ class Report:
 
 
 def check(
-    course: Course, scenarios: dict[str, Any] = SCENARIOS, days: set[str] | None = None
+    course: Course,
+    scenarios: dict[str, Scenario] | None = None,
+    days: set[str] | None = None,
 ) -> Report:
-    """Run ``scenarios`` on your agent (``AGENT_SCENARIOS``: on your ``create_agent``); name the
-    days behind each failure. ``days``: use only these days' functions (the rest are
-    miniagent's), e.g. the days whose graders all passed."""
+    """Run ``scenarios`` (default: :func:`scenarios_of` the course; ``AGENT_SCENARIOS``: on your
+    ``create_agent``) on your agent; name the days behind each failure. ``days``: use only these
+    days' functions (the rest are miniagent's), e.g. the days whose graders all passed."""
+    if scenarios is None:
+        scenarios = scenarios_of(course)
     yours = your_functions(course)
     if days is not None:
         yours.functions = {d: f for d, f in yours.functions.items() if d in days}
+    expected = recorded()
     passed, failed = [], {}
-    for name, (_, days) in scenarios.items():
-        if _passes(name, yours.functions):
+    for name, (scenario, suspects) in scenarios.items():
+        if _passes(scenario, expected[name], yours.functions):
             passed.append(name)
             continue
-        mine = [d for d in days if d in yours.functions] or sorted(yours.functions)
+        mine = [d for d in suspects if d in yours.functions] or sorted(yours.functions)
         culprits = [
-            d for d in mine if _passes(name, {k: v for k, v in yours.functions.items() if k != d})
+            d
+            for d in mine
+            if _passes(
+                scenario, expected[name], {k: v for k, v in yours.functions.items() if k != d}
+            )
         ]
         failed[name] = culprits or mine
     return Report(yours, passed, failed)
-
-
-def record() -> dict[str, Any]:
-    """Upstream's result of every scenario (contributors: needs the pinned upstream packages)."""
-    import warnings
-
-    from miniagent_course.sides import upstream
-
-    side = upstream()
-    if side is None:
-        raise RuntimeError('recording needs the upstream packages: pip install -e ".[upstream]"')
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return {name: _as_recorded(run(side)) for name, (run, _) in ALL_SCENARIOS.items()}

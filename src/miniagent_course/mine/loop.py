@@ -1,27 +1,49 @@
-"""Your loop (Day 03's ``run_loop``) as an alternative runner, checked apart from your agent.
+"""Your loop: a graded function that replaces the whole agent, checked apart from your agent.
 
-Your agent's score counts scenarios of ``create_react_agent`` made of your functions; your loop
-replaces the whole graph instead, so it has its own line: each script of Day 03
-(``grading/inner/day03.py``) runs through your ``run_loop`` and its messages are compared with
-``loop.json``, the messages upstream's ``create_react_agent(model, ToolNode(tools,
-handle_tool_errors=True))`` ends the same script with (recorded from the pinned packages; the
-contributors' suite records them again). Nothing here imports upstream.
+Your agent's score counts scenarios of ``create_react_agent`` made of your functions; a loop
+(Day 03's ``run_loop``) replaces the whole graph instead, so it has its own line. A kit declares
+its loop in its ``kit.toml``::
+
+    [mine.loop]
+    function = "run_loop"                                      # the graded function
+    run = "miniagent_course.kits.day03.cases:loop_run"         # run(lib, script, loop) -> data
+    scripts = "miniagent_course.kits.day03.cases:LOOP_SCRIPTS" # the scripts' names, in order
+    recording = "miniagent_course.kits.day03.cases:RECORDING"  # upstream's result of each script
+
+Each script runs through your function (``run(mini(), script, yours)``) and its result is compared
+with the recording (a :class:`~miniagent_course.grading.recording.Recording`: upstream's results,
+recorded from the pinned packages; the contributors' suite records them again). Nothing here
+imports upstream, nor a day: the kit's names are resolved when the check runs.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from miniagent_course.grading.course import Course, ExerciseLoadError, load_implementation
-from miniagent_course.grading.inner.day03 import LOOP_SCRIPTS, agent_run, loop_run
+from miniagent_course.grading.course import (
+    Course,
+    Exercise,
+    ExerciseLoadError,
+    import_target,
+    load_implementation,
+)
+from miniagent_course.grading.recording import Recording, as_recorded, kit_data
 from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
 
-RECORDED = Path(__file__).with_name("loop.json")
-LOOP = "miniagent_course.grading.inner.day03:run_loop"  # the graded function's reference
 TIMEOUT = 10.0  # seconds for one script: your loop may not stop
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A kit's ``[mine.loop]``, resolved: the day, its graded function, how a script runs."""
+
+    exercise: Exercise
+    function: str
+    run: Callable[[Any, str, Callable[..., Any]], Any]
+    scripts: tuple[str, ...]
+    recording: Recording
 
 
 @dataclass
@@ -39,57 +61,52 @@ class LoopReport:
         return len(self.passed) + len(self.failed)
 
 
-def recorded() -> dict[str, Any]:
-    return json.loads(RECORDED.read_text(encoding="utf-8"))
+def declared_loop(course: Course) -> Loop | None:
+    """The first kit's ``[mine.loop]``, resolved; None when no kit declares one."""
+    for exercise in course.exercises:
+        table = kit_data(course, exercise).get("mine", {}).get("loop")
+        if table:
+            return Loop(
+                exercise=exercise,
+                function=table["function"],
+                run=import_target(table["run"]),
+                scripts=tuple(import_target(table["scripts"])),
+                recording=import_target(table["recording"]),
+            )
+    return None
 
 
-def record() -> dict[str, Any]:
-    """Upstream's agent on every script (contributors: needs the pinned upstream packages)."""
-    import warnings
-
-    from miniagent_course.sides import upstream
-
-    side = upstream()
-    if side is None:
-        raise RuntimeError('recording needs the upstream packages: pip install -e ".[upstream]"')
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return {
-            name: json.loads(json.dumps(agent_run(side, name, handle_tool_errors=True)))
-            for name in LOOP_SCRIPTS
-        }
-
-
-def _ends_as_recorded(loop: Any, name: str, expected: Any) -> bool:
+def _ends_as_recorded(loop: Loop, yours: Callable[..., Any], name: str, expected: Any) -> bool:
     from miniagent_course.sides import mini
 
+    lib = mini()
     try:
-        trace = call_with_timeout(loop_run, {"lib": mini(), "name": name, "loop": loop}, TIMEOUT)
+        trace = call_with_timeout(lambda: loop.run(lib, name, yours), {}, TIMEOUT)
     except GraderTimeout:
         return False
     except Exception:  # your loop raised where the agent ended normally
         return False
-    return json.loads(json.dumps(trace)) == expected
+    return as_recorded(trace) == expected
 
 
 def check_loop(course: Course) -> LoopReport | None:
-    """Run your ``run_loop`` on every script; None when the course has no loop exercise."""
+    """Run your loop on every script; None when no kit declares a loop."""
     from miniagent_course.mine import _written
 
-    found = [(e, f) for e in course.exercises for f in e.functions if f.reference == LOOP]
-    if not found:
+    loop = declared_loop(course)
+    if loop is None:
         return None
-    exercise, function = found[0]
+    exercise = loop.exercise
     try:
         source = (course.root / exercise.file).read_text(encoding="utf-8")
-        if not _written(source, function.name, exercise.id):
+        if not _written(source, loop.function, exercise.id):
             return LoopReport(exercise.id, "not_started")
-        loop = load_implementation(course, exercise, "learner").functions[function.name]
+        yours = load_implementation(course, exercise, "learner").functions[loop.function]
     except (OSError, SyntaxError, ExerciseLoadError) as error:
         return LoopReport(exercise.id, "broken", why=str(error).splitlines()[0])
     report = LoopReport(exercise.id, "yours")
-    expected = recorded()
-    for name in LOOP_SCRIPTS:
-        ok = _ends_as_recorded(loop, name, expected[name])
+    expected = loop.recording.recorded()
+    for name in loop.scripts:
+        ok = _ends_as_recorded(loop, yours, name, expected[name])
         (report.passed if ok else report.failed).append(name)
     return report

@@ -6,8 +6,10 @@ the run raised. ``react.json`` holds upstream's results, recorded from the pinne
 contributors' suite records them again and checks both sides against the file, and ``miniagent
 mine`` runs the learner's own agent against the file without importing upstream.
 
-``DAYS`` says which days' functions a scenario exercises: when it fails, those are the days to
-revisit (``miniagent mine`` narrows them down by putting the reference back one day at a time).
+Each entry also says which days' functions a scenario exercises: when it fails, those are the
+days to revisit (``miniagent mine`` narrows them down by putting the reference back one day at a
+time). A day kit adds scenarios of its own in its ``kit.toml`` (``[[mine.scenarios]]``: Day 12's
+streamed runs); ``miniagent mine`` runs them after these, and ``react.json`` records them too.
 """
 
 from __future__ import annotations
@@ -258,19 +260,8 @@ def bad_arguments_fed_back(lib: Any) -> Any:
     return _run(lib.create_react_agent(model, [_tools(lib)["add"]]), _hi())
 
 
-def streamed(key: str) -> Callable[[Any], Any]:
-    """What a client of ``stream_mode="messages"`` sees in Day 12's run ``key``: one
-    ``[node, type, id, content]`` row per message it is sent."""
-
-    def scenario(lib: Any) -> Any:
-        from miniagent_course.grading.inner.day12 import client_view
-
-        return client_view(lib, key)
-
-    return scenario
-
-
-# name -> (the function, the days whose functions it exercises)
+# name -> (the function, the days whose functions it exercises); the kits add theirs after these
+# (``[[mine.scenarios]]`` in a kit.toml: see :func:`miniagent_course.mine.scenarios_of`)
 SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     "one tool round": (one_tool_round, ("day00", "day01", "day07", "day08", "day09")),
     "two parallel tool calls": (two_parallel_calls, ("day01", "day07", "day08")),
@@ -307,13 +298,6 @@ SCENARIOS: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     "handle_tool_errors as a typed handler": (tool_error_policy("typed"), ("day01", "day11")),
     "handle_tool_errors as a tuple that misses": (tool_error_policy("tuple"), ("day11",)),
     "bad arguments, the default policy": (bad_arguments_fed_back, ("day01", "day11")),
-    "messages stream: a tool round": (streamed("tool_round"), ("day01", "day08", "day12")),
-    "messages stream: the soft landing": (streamed("sorry"), ("day08", "day09", "day12")),
-    "messages stream: a hook rewrites the history": (
-        streamed("hook_rewrites"),
-        ("day01", "day07", "day12"),
-    ),
-    "messages stream: a tool returns a Command": (streamed("command_tool"), ("day01", "day12")),
 }
 
 

@@ -7,6 +7,10 @@
 and the site renders ``get_graph().draw_mermaid()`` of it at build time, so a diagram is always
 the topology the code really builds. ``upstream_*`` functions build the same thing with the real
 packages (they need the ``upstream`` extra; without it the page shows how to install it).
+
+These are the graphs of the engine's own pages. A day's graph lives in its kit, and its page names
+it the same way (``miniagent_course.kits.day03.cases:loop_diagram``): the site imports it by that
+name, as data, so nothing here imports a day.
 """
 
 from __future__ import annotations
@@ -40,25 +44,3 @@ def upstream_react_agent() -> Any:
     with warnings.catch_warnings():  # create_react_agent is deprecated in favour of create_agent
         warnings.simplefilter("ignore")
         return create_react_agent(FakeModel(messages=iter([])), [get_weather])
-
-
-def react_loop_by_hand() -> Any:
-    """Day 03's loop as a graph built by hand: ``agent``, ``tools``, ``tools_condition``, the back
-    edge (``miniagent_course.grading.inner.day03:loop_graph``)."""
-    from miniagent.tools import tool
-    from miniagent_course.grading.inner.day03 import loop_graph
-    from miniagent_course.sides import mini
-
-    lib = mini()
-    return loop_graph(lib, lib.FakeToolCallingModel(), [tool(get_weather)])
-
-
-def upstream_react_loop_by_hand() -> Any:
-    """The same hand-built graph, with langgraph's ``StateGraph``, ``ToolNode``, ``tools_condition``."""
-    from langchain_core.tools import tool
-
-    from miniagent_course.grading.inner.day03 import loop_graph
-    from miniagent_course.sides import upstream
-
-    lib = upstream()
-    return loop_graph(lib, lib.FakeToolCallingModel(), [tool(get_weather)])

@@ -12,7 +12,7 @@ Registered as ``pymdownx.superfences`` custom fences in ``mkdocs.yml``:
 * ````graph-of```` -- ``miniagent_course.site.diagrams:react_agent``: calls the function, takes
   ``get_graph().draw_mermaid()`` of the graph it returns and renders the diagram.
 * ````exercise```` -- ``day00``: the exercise box (file, functions, commands, folded hints), read
-  from ``course.toml``, the one place hints are written.
+  from the day's ``kit.toml``, the one place hints are written.
 * ````mermaid```` -- a hand-written diagram (the bundled renderer, or text if it is missing).
 * ````drawing```` -- a text drawing (boxes, arrows, columns): shown as written, line for line; a
   drawing wider than the page scrolls instead of wrapping (a ````text```` block wraps). A ``text``
@@ -345,15 +345,15 @@ def drawing_format(source, language, class_name, options, md, **kwargs) -> str:
 
 
 def exercise_format(source, language, class_name, options, md, **kwargs) -> str:
-    """```exercise  day00 ```: the exercise box, from course.toml (the one source of hints)."""
+    """```exercise  day00 ```: the exercise box, from the day's kit.toml (the one source of hints)."""
     exercise_id = source.strip()
     try:
         from miniagent_course.grading.course import load_course
 
         ex = load_course(STATE.project_dir, lang=STATE.lang).exercise(exercise_id)
-    except Exception as exc:  # no course.toml, unknown id...
+    except Exception as exc:  # no course, unknown id...
         return _problem(f"exercise `{exercise_id}`", f"{type(exc).__name__}: {exc}")
-    part2 = ex.judgment  # the second part, which needs judgment (course.toml)
+    part2 = ex.judgment  # the second part, which needs judgment (kit.toml)
     first = [f.name for f in ex.functions if part2 is None or f.name != part2.function]
     names = ", ".join(f"`{name}`" for name in first or [f.name for f in ex.functions])
     rows = [

@@ -143,11 +143,14 @@ def _complete_nav(nav: list, docs: Path, project: Path) -> None:
 
 def _source_hash(project: Path) -> str:
     """Hash of the code notebooks run against: ``src/miniagent``, the notebooks' bench
-    (``src/miniagent_course/lab``) and ``notebooks/*.py``; the rest of the tooling does not count."""
+    (``src/miniagent_course/lab``, the sides), the day kits' ``cases.py`` and ``notebooks/*.py``;
+    the rest of the tooling does not count."""
     h = hashlib.sha256()
     files = sorted(project.glob("src/miniagent/**/*.py"))
     files += sorted(project.glob("src/miniagent_course/lab/*.py"))
     files.append(project / "src/miniagent_course/sides.py")
+    files += sorted(project.glob("tests/runtime/sides/*.py"))  # the sides, which sides.py borrows
+    files += sorted(project.glob("src/miniagent_course/kits/*/cases.py"))  # the days' cases
     files += sorted(project.glob("notebooks/*.py"))
     for path in files:
         h.update(str(path.relative_to(project)).encode())

@@ -32,17 +32,12 @@ REPO = Path(__file__).resolve().parents[3]
 COPIED = [
     "course.toml",
     "pyproject.toml",
-    "tests/conftest.py",
-    "tests/course/graders",
-    "tests/course/mutants",
     "tests/course/sanity",
-    "src/miniagent_course/stubs",
-    "src/miniagent_course/grading/reference_tests",
-    "tests/course/solutions",
+    "src/miniagent_course/kits",
     "course/days",
     "notebooks",
 ]
-KILLS = pytest.StashKey[list[str]]()
+KILLS = "mutant kill rate"  # the user property each day's mutant proof records
 
 
 @pytest.fixture(autouse=True)
@@ -57,8 +52,8 @@ def course() -> Course:
 
 
 def pristine_source(course: Course, exercise: Exercise) -> str:
-    """The exercise file as shipped: its stub in ``src/miniagent_course/stubs/`` (never your own
-    work in ``exercises/``)."""
+    """The exercise file as shipped: its kit's ``stub.py`` (never your own work in
+    ``exercises/``)."""
     return pristine_stub(course, exercise)
 
 
@@ -151,54 +146,46 @@ def _with_reference_tests(source: str, tests: str) -> str:
 
 # --- a toy course, to test the machinery on its own ----------------------------------------
 
-TOY_TOML = """
-stubs = "stubs"
+TOY_COURSE = 'kits = "kits"\n'
 
-[[exercises]]
-id = "day01"
-title = "Double a number"
+TOY_KITS = {
+    "day01": """title = "Double a number"
 lesson = "course/days/day01.md"
 notebook = "notebooks/day01.ipynb"
 file = "exercises/day01_double.py"
 hints = ["What is x + x?", "Or 2 * x?", "Return it."]
 
-[[exercises.functions]]
+[[functions]]
 name = "double"
 reference = "toyref:double"
 upstream = "toyref:double"
-
-[[exercises]]
-id = "day02"
-title = "Add one"
+""",
+    "day02": """title = "Add one"
 lesson = "course/days/day02.md"
 notebook = "notebooks/day02.ipynb"
 file = "exercises/day02_inc.py"
 hints = ["Plus what?", "Plus one."]
 
-[[exercises.functions]]
+[[functions]]
 name = "inc"
 reference = "toyref:inc"
 upstream = "toyref:inc"
-"""
+""",
+}
 
-TOY_MUTANTS = """
-[[mutants]]
-day = "day01"
-name = "plus_two"
-function = "double"
-why = "adds two: right for 2, wrong for 0"
-[[mutants.patch]]
-replace = "2 * x"
-with = "x + 2"
-
-[[mutants]]
-day = "day01"
-name = "triple"
-function = "double"
-why = "triples"
-file = "tests/course/mutants/day01_triple.py"
-whole_file_because = "the toy course shows a whole-file mutant as well"
-"""
+TOY_MUTANTS = {
+    "plus_two.patch": """why: adds two: right for 2, wrong for 0
+function: double
+--- toyref:double
++++ mutant plus_two
+@@ -2 +2 @@
+-    return 2 * x
++    return x + 2
+""",
+    "triple.py": "# why: triples\n# function: double\n"
+    "# whole_file_because: the toy course shows a whole-file mutant as well\n"
+    "def double(x):\n    return 3 * x\n",
+}
 
 TOY_STUB = '''"""Toy exercise."""
 
@@ -218,32 +205,34 @@ TOY_GRADERS = {
 }
 
 
+def toy_grader(course: Course, file: str) -> Path:
+    """The toy course's grader of ``file`` (``day01_double``): ``kits/day01/graders/...``."""
+    return course.root / "kits" / file[:5] / "graders" / f"test_{file}.py"
+
+
 @pytest.fixture
 def toy_course(tmp_path, monkeypatch) -> Course:
-    """Two exercises (day01 ``double``, day02 ``inc``) with stubs, graders and two mutants
+    """Two day kits (day01 ``double``, day02 ``inc``) with stubs, graders and two mutants
     (``day01_plus_two``, a patch; ``day01_triple``, a whole file)."""
     root = tmp_path / "toy"
     (root / "exercises").mkdir(parents=True)
-    (root / "stubs").mkdir()
-    (root / "tests" / "course" / "graders").mkdir(parents=True)
-    (root / "tests" / "course" / "mutants").mkdir(parents=True)
     (root / "ref").mkdir()
-    (root / "course.toml").write_text(TOY_TOML, encoding="utf-8")
+    (root / "course.toml").write_text(TOY_COURSE, encoding="utf-8")
     (root / "ref" / "toyref.py").write_text(
         "def double(x):\n    return 2 * x\n\n\ndef inc(x):\n    return x + 1\n", encoding="utf-8"
     )
     for day, name, file in [("day01", "double", "day01_double"), ("day02", "inc", "day02_inc")]:
+        kit = root / "kits" / day
+        (kit / "graders").mkdir(parents=True)
+        (kit / "kit.toml").write_text(TOY_KITS[day], encoding="utf-8")
         stub = TOY_STUB.format(name=name, day=day)
-        (root / "stubs" / f"{file}.py").write_text(stub, encoding="utf-8")
+        (kit / "stub.py").write_text(stub, encoding="utf-8")
         (root / "exercises" / f"{file}.py").write_text(stub, encoding="utf-8")
-        grader = root / "tests" / "course" / "graders" / f"test_{file}.py"
-        grader.write_text(TOY_GRADERS[day], encoding="utf-8")
-    (root / "tests" / "course" / "mutants" / "mutants.toml").write_text(
-        TOY_MUTANTS, encoding="utf-8"
-    )
-    (root / "tests" / "course" / "mutants" / "day01_triple.py").write_text(
-        "def double(x):\n    return 3 * x\n", encoding="utf-8"
-    )
+        (kit / "graders" / f"test_{file}.py").write_text(TOY_GRADERS[day], encoding="utf-8")
+    mutants = root / "kits" / "day01" / "instructor" / "mutants"
+    mutants.mkdir(parents=True)
+    for name, text in TOY_MUTANTS.items():
+        (mutants / name).write_text(text, encoding="utf-8")
     path = os.pathsep.join([str(root / "ref"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     monkeypatch.setenv("PYTHONPATH", path)
     monkeypatch.syspath_prepend(str(root / "ref"))
@@ -251,9 +240,18 @@ def toy_course(tmp_path, monkeypatch) -> Course:
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    """Print the mutant kill rate the mutant proof measured (CI logs show it)."""
-    lines = config.stash.get(KILLS, None)
-    if lines:
+    """Print the mutant kill rate the mutant proofs measured, day by day (CI logs show it).
+
+    Each day's proof records its lines as a user property, which pytest-xdist carries back
+    from the worker that ran it."""
+    days = sorted(
+        value
+        for report in terminalreporter.stats.get("passed", [])
+        if report.when == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == KILLS
+    )
+    if days:
         terminalreporter.write_sep("=", "miniagent grader mutants")
-        for line in lines:
+        for line in [day[0] for day in days] + [line for day in days for line in day[1:]]:
             terminalreporter.write_line(line)

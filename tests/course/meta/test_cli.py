@@ -103,7 +103,7 @@ def test_solution_is_locked_until_the_day_passes(toy_course, capsys):
 def test_reset_restores_the_shipped_stub_and_keeps_a_backup(toy_course, capsys):
     # No git here: the stubs ship with the tooling, so a course downloaded as a zip resets too.
     root = toy_course.root
-    stub = (root / "stubs/day01_double.py").read_text()
+    stub = (root / "kits/day01/stub.py").read_text()
     _solve(toy_course, "day01")
     mine = (root / "exercises/day01_double.py").read_text()
     code, out = _run(toy_course, "reset", "day01", capsys=capsys)
@@ -159,7 +159,7 @@ def test_every_command_survives_a_closed_pipe(toy_course):
 
 
 def test_reset_without_the_stub_says_what_to_do(toy_course, capsys):
-    (toy_course.root / "stubs/day01_double.py").unlink()
+    (toy_course.root / "kits/day01/stub.py").unlink()
     _solve(toy_course, "day01")
     code, out = _run(toy_course, "reset", "day01", capsys=capsys)
     assert code == 1
@@ -171,7 +171,7 @@ def test_a_missing_exercise_file_is_laid_out_from_its_stub(toy_course, capsys):
     (toy_course.root / "exercises/day02_inc.py").unlink()
     code, out = _run(toy_course, "list", capsys=capsys)
     assert "Laid out 1 missing exercise file in exercises/" in out
-    stub = (toy_course.root / "stubs/day02_inc.py").read_text()
+    stub = (toy_course.root / "kits/day02/stub.py").read_text()
     assert (toy_course.root / "exercises/day02_inc.py").read_text() == stub
 
 
@@ -261,7 +261,7 @@ def test_list_regrades_only_the_days_whose_files_changed(toy_course, capsys, mon
     assert graded[-1] == ["day02"]
     assert "day02" in out and "done" in out.split("day02", 1)[1].splitlines()[0]
     # A changed grader counts as a change too.
-    grader = toy_course.root / "tests/course/graders/test_day01_double.py"
+    grader = toy_course.root / "kits/day01/graders/test_day01_double.py"
     grader.write_text(
         grader.read_text() + "\n\ndef test_double_one(impl):\n    assert impl.double(1) == 2\n"
     )

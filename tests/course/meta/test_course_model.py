@@ -20,9 +20,9 @@ from miniagent_course.todo import NotStarted
 
 
 def test_translated_title_and_hints_replace_the_english_ones(toy_course):
-    toml = toy_course.root / "course.toml"
+    toml = toy_course.root / "kits" / "day02" / "kit.toml"
     toml.write_text(
-        toml.read_text() + '\n[exercises.zh]\ntitle = "加倍"\nhints = ["x + x?", "2 * x?"]\n',
+        toml.read_text() + '\n[zh]\ntitle = "加倍"\nhints = ["x + x?", "2 * x?"]\n',
         encoding="utf-8",
     )
     day02_zh = load_course(toy_course.root, lang="zh").exercise("day02")
@@ -38,7 +38,7 @@ def test_impl_option_expands_mutants_and_rejects_unknown_names(toy_course):
         "mutant:day01_triple",
     ]
     # a mutant by key, by its unique name, or a whole-file mutant by path: always its key
-    by_path = "mutant:tests/course/mutants/day01_triple.py"
+    by_path = "mutant:kits/day01/instructor/mutants/triple.py"
     assert parse_impl_option(f"mutant:day01_plus_two,mutant:plus_two,{by_path}", toy_course) == [
         "mutant:day01_plus_two",
         "mutant:day01_triple",
@@ -46,8 +46,8 @@ def test_impl_option_expands_mutants_and_rejects_unknown_names(toy_course):
     assert impl_label("mutant:day01_triple") == "mutant-day01_triple"
     with pytest.raises(ValueError, match="unknown implementation 'solution'"):
         parse_impl_option("solution", toy_course)
-    with pytest.raises(KeyError, match="is not listed as a mutant"):
-        parse_impl_option("mutant:tests/course/mutants/nope.py", toy_course)
+    with pytest.raises(KeyError, match="is not a mutant of any day kit"):
+        parse_impl_option("mutant:kits/day01/instructor/mutants/nope.py", toy_course)
 
 
 def test_a_patch_mutant_is_the_reference_with_its_edit(toy_course):
@@ -61,11 +61,11 @@ def test_a_patch_mutant_is_the_reference_with_its_edit(toy_course):
 
 
 def _write_toy_mutant(course, replace):
-    mutants = course.root / "tests" / "course" / "mutants" / "mutants.toml"
-    mutants.write_text(
-        mutants.read_text()
-        + f'\n[[mutants]]\nday = "day01"\nname = "stale"\nfunction = "double"\nwhy = "old"\n'
-        f"[[mutants.patch]]\nreplace = {replace!r}\nwith = 'x'\n",
+    """A patch mutant ``stale`` whose one hunk's anchor is exactly ``replace`` (no newline)."""
+    patch = course.root / "kits" / "day01" / "instructor" / "mutants" / "stale.patch"
+    patch.write_text(
+        "why: old\nfunction: double\n--- toyref:double\n+++ mutant stale\n@@ -2 +2 @@\n"
+        f"-{replace}\n\\ No newline at end of file\n+x\n",
         encoding="utf-8",
     )
     return load_course(course.root)
@@ -120,17 +120,14 @@ def test_stub_lint_names_each_problem(toy_course):
 def test_pristine_stub_comes_from_the_stubs_folder(toy_course):
     exercise = toy_course.exercise("day01")
     assert (
-        pristine_stub(toy_course, exercise)
-        == (toy_course.root / "stubs/day01_double.py").read_text()
+        pristine_stub(toy_course, exercise) == (toy_course.root / "kits/day01/stub.py").read_text()
     )
-    (toy_course.root / "stubs/day01_double.py").unlink()
-    with pytest.raises(
-        PristineStubError, match="its original stub stubs/day01_double.py is missing"
-    ):
+    (toy_course.root / "kits/day01/stub.py").unlink()
+    with pytest.raises(PristineStubError, match="its original stub kits/day01/stub.py is missing"):
         pristine_stub(toy_course, exercise)
 
 
 def test_short_test_names_drop_the_learner_id():
-    assert short_name("tests/course/graders/test_x.py::test_y[learner]") == "test_y"
-    assert short_name("tests/course/graders/test_x.py::test_y[learner-dict]") == "test_y[dict]"
-    assert short_name("tests/course/graders/test_x.py::test_y[reference]") == "test_y[reference]"
+    assert short_name("kits/day01/graders/test_x.py::test_y[learner]") == "test_y"
+    assert short_name("kits/day01/graders/test_x.py::test_y[learner-dict]") == "test_y[dict]"
+    assert short_name("kits/day01/graders/test_x.py::test_y[reference]") == "test_y[reference]"

@@ -10,9 +10,10 @@ import re
 
 import pytest
 
+from miniagent_course.grading.course import load_course
 from miniagent_course.grading.run import run_graders
 
-from .conftest import KILLS
+from .conftest import KILLS, REPO
 
 # Each check grades the whole course in a subprocess; that grows with every day added.
 pytestmark = pytest.mark.timeout(900)
@@ -40,36 +41,32 @@ def test_strict_mode_fails_every_pristine_stub(workspace):
     assert "strict mode counts this as a failure" in run.output
 
 
-def test_every_mutant_fails_at_least_one_grader(workspace, request):
-    run = run_graders(workspace, workspace.exercises, "mutants")
-    rates, lines, survivors = [], [], []
-    killed_in_all = total = 0
-    for exercise in workspace.exercises:
-        killed = 0
-        for mutant in exercise.mutants:
-            tests = run.day_tests(exercise, f"mutant-{mutant.key}")
-            assert tests, f"mutant {mutant.key} was not graded:\n{run.output[-3000:]}"
-            # A mutant that cannot be loaded or set up errors in every test: that proves
-            # nothing about the graders, so only a failed assertion counts as a kill.
-            errors = [t for t in tests if t["status"] == "error"]
-            assert errors == [], (
-                f"mutant {mutant.key} did not load or set up: {errors[0]['message']}\n"
-                f"{errors[0]['details'][-3000:]}"
-            )
-            killers = [t for t in tests if t["status"] == "failed"]
-            killed += bool(killers)
-            if not killers:
-                survivors.append(mutant.key)
-            lines.append(
-                f"  {mutant.key:<44} killed by {len(killers):>2} of {len(tests)} ({mutant.why})"
-            )
-        if exercise.mutants:
-            rates.append(_rate(exercise.id, killed, len(exercise.mutants)))
-        killed_in_all += killed
-        total += len(exercise.mutants)
-    summary = ["mutant kill rate per day:", *rates, _rate("total", killed_in_all, total), *lines]
-    request.config.stash[KILLS] = summary
-    print("\n".join(summary))
+DAYS = [e.id for e in load_course(REPO).exercises if e.mutants]
+
+
+@pytest.mark.parametrize("day", DAYS)
+def test_every_mutant_fails_at_least_one_grader(workspace, day, record_property):
+    """One day's mutants in one subprocess, so the days' proofs run in parallel."""
+    exercise = workspace.exercise(day)
+    run = run_graders(workspace, [exercise], "mutants", "--first-kill")
+    lines, survivors = [], []
+    for mutant in exercise.mutants:
+        tests = run.day_tests(exercise, f"mutant-{mutant.key}")
+        assert tests, f"mutant {mutant.key} was not graded:\n{run.output[-3000:]}"
+        # A mutant that cannot be loaded or set up errors in every test: that proves
+        # nothing about the graders, so only a failed assertion counts as a kill.
+        errors = [t for t in tests if t["status"] == "error"]
+        assert errors == [], (
+            f"mutant {mutant.key} did not load or set up: {errors[0]['message']}\n"
+            f"{errors[0]['details'][-3000:]}"
+        )
+        killers = [t for t in tests if t["status"] == "failed"]
+        if not killers:
+            survivors.append(mutant.key)
+        killer = killers[0]["nodeid"].split("::")[-1].split("[")[0] if killers else "nothing"
+        lines.append(f"  {mutant.key:<44} killed by {killer} ({mutant.why})")
+    killed = len(exercise.mutants) - len(survivors)
+    record_property(KILLS, [_rate(day, killed, len(exercise.mutants)), *lines])
     assert survivors == [], f"mutants no grader rejects: {survivors}"
 
 
@@ -83,7 +80,7 @@ def test_correct_solutions_written_differently_pass_every_grader(workspace):
     run = run_graders(workspace, workspace.exercises, "solutions")
     for exercise in workspace.exercises:
         labels = {t["impl"] for t in run.tests if t["exercise"] == exercise.id}
-        assert len(labels) >= 2, f"{exercise.id}: write two solutions in tests/course/solutions/"
+        assert len(labels) >= 2, f"{exercise.id}: write two solutions in {exercise.solutions}/"
     failing = [
         f"{t['impl']}: {t['nodeid']}: {t['message']}" for t in run.tests if t["status"] != "passed"
     ]

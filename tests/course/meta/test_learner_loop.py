@@ -67,7 +67,7 @@ def test_the_readme_pytest_grades_only_the_learner_and_spoils_nothing(workspace)
     assert max(len(line) for line in table) <= 80, table  # an 80-column terminal never wraps it
     assert "your agent: all miniagent's so far" in output  # nothing of it is the learner's yet
     lowered = output.lower()
-    assert "mutant" not in lowered and "tests/course/mutants" not in lowered
+    assert "mutant" not in lowered and "instructor" not in lowered
     for exercise in workspace.exercises:
         assert f"{exercise.id}  " in output  # every day has its row
         for mutant in exercise.mutants:
@@ -95,7 +95,7 @@ def test_broken_exercises_fail_once_per_day_and_never_break_the_package_tests(wo
     sources = [BROKEN[n % len(BROKEN)] for n in range(len(workspace.exercises))]
     with _files(workspace, sources):
         learner = _pytest(workspace.root, "--grader-timeout=1")
-        package = _pytest(workspace.root, "tests/course/graders", "--impl=reference")
+        package = _pytest(workspace.root, "src/miniagent_course/kits", "--impl=reference")
     output = learner.stdout + learner.stderr
     assert learner.returncode == 1
     for exercise in workspace.exercises:

@@ -59,7 +59,7 @@ def double(x):
 
 
 def _messages(toy_course):
-    (toy_course.root / "tests/course/graders/test_day01_double.py").write_text(GRADERS)
+    (toy_course.root / "kits/day01/graders/test_day01_double.py").write_text(GRADERS)
     (toy_course.root / toy_course.exercise("day01").file).write_text(LEARNER)
     run = run_graders(toy_course, [toy_course.exercise("day01")])
     tests = run.day_tests(toy_course.exercise("day01"))

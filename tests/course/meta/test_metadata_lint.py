@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import importlib
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from miniagent_course.grading.course import import_target, load_module, load_mutant, stub_problems
-from miniagent_course.grading.mutants import MUTANTS_FILE, read_mutants
 
 from .conftest import REPO, pristine_source
 
@@ -18,7 +18,7 @@ TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 
 def test_course_has_exercises_with_unique_ordered_ids(course):
     ids = [e.id for e in course.exercises]
-    assert ids, "course.toml lists no exercises"
+    assert ids, "no day kit"
     assert all(re.fullmatch(r"day\d\d", i) for i in ids), ids
     assert ids == sorted(set(ids)), "ids must be unique and in course order"
 
@@ -29,7 +29,7 @@ def test_every_exercise_names_existing_files(course):
             path = course.root / getattr(exercise, field)
             assert path.is_file(), f"{exercise.id}: {field} {path} does not exist"
         assert course.grader_files(exercise), (
-            f"{exercise.id}: no tests/course/graders/test_{exercise.id}_*.py"
+            f"{exercise.id}: no {exercise.kit}/graders/test_{exercise.id}_*.py"
         )
 
 
@@ -79,23 +79,25 @@ def test_every_exercise_has_at_least_three_mutants_that_load(course):
             assert mutated[mutant.function] is not references[mutant.function]
 
 
-def test_mutants_belong_to_exercises_and_have_unique_keys(course):
-    mutants = read_mutants(REPO)
+def test_mutants_have_a_why_a_graded_function_and_unique_keys(course):
+    mutants = [m for e in course.exercises for m in e.mutants]
     keys = [m.key for m in mutants]
     assert len(set(keys)) == len(keys), "two mutants share a day and a name"
-    days = {e.id for e in course.exercises}
-    assert [m.key for m in mutants if m.day not in days] == [], "mutants of unknown days"
+    for exercise in course.exercises:
+        graded = {f.name for f in exercise.functions}
+        for mutant in exercise.mutants:
+            assert mutant.why.strip(), f"{mutant.file}: start it with a `why:` line"
+            assert mutant.function in graded, f"{mutant.file}: `function:` names no graded function"
 
 
 def test_every_mutant_is_a_patch_unless_its_entry_says_why(course):
     """A mutant is the reference plus one edit; a whole file must say why no patch can do."""
-    for mutant in read_mutants(REPO):
-        if mutant.file:
+    for mutant in (m for e in course.exercises for m in e.mutants):
+        if not mutant.is_patch:
             assert mutant.whole_file_because.strip(), f"{mutant.key}: say `whole_file_because`"
             assert not mutant.patches, f"{mutant.key}: a whole-file mutant has no patch"
-            assert (REPO / mutant.file).is_file(), f"{mutant.key}: {mutant.file} is missing"
             continue
-        assert mutant.patches, f"{mutant.key}: give [[mutants.patch]] pairs (or a file and why)"
+        assert mutant.patches, f"{mutant.key}: give the patch at least one hunk"
         assert not mutant.whole_file_because, f"{mutant.key} is a patch, not a whole file"
         for patch in mutant.patches:
             assert patch.replace != patch.with_, f"{mutant.key}: a patch that changes nothing"
@@ -107,17 +109,27 @@ def test_stubs_have_a_todo_at_the_edit_point_and_no_solution_code(course):
         assert problems == [], f"{exercise.file}: {problems}"
 
 
+KIT_FILES = re.compile(
+    r"(__init__\.py|kit\.toml|stub\.py|cases\.py|graders/test_\w+\.py"
+    r"|instructor/(reference_tests\.py|recorded\.json|test_\w+\.py"
+    r"|mutants/\w+\.(patch|py)|solutions/\w+\.py))"
+)
+
+
 def test_no_stray_files(course):
-    """Every grader, mutant and exercise file belongs to an exercise (course.toml, mutants.toml)."""
+    """Every exercise file belongs to an exercise, and every file of a kit has a known role."""
     listed = {e.file for e in course.exercises} | {"exercises/README.md", "exercises/conftest.py"}
-    mutants = {m.file for m in read_mutants(REPO) if m.file}
     for path in sorted((REPO / "exercises").glob("*")):
         if path.is_file():
             assert path.relative_to(REPO).as_posix() in listed, f"stray file {path}"
-    for path in sorted((REPO / "tests" / "course" / "mutants").rglob("*.py")):
-        assert path.relative_to(REPO).as_posix() in mutants, f"{path} is not in {MUTANTS_FILE}"
-    for path in sorted((REPO / "tests" / "graders").glob("test_*.py")):
-        assert course.exercise_for_grader(path), f"{path} matches no exercise id"
+    for exercise in course.exercises:
+        kit = REPO / exercise.kit
+        for path in sorted(kit.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                role = path.relative_to(kit).as_posix()
+                assert KIT_FILES.fullmatch(role), f"{exercise.kit}/{role}: no role in a day kit"
+        graders = course.grader_files(exercise)
+        assert all(g.name.startswith(f"test_{exercise.id}_") for g in graders), graders
 
 
 def test_cli_strings_are_all_used():
@@ -143,3 +155,34 @@ def test_cli_strings_are_all_used():
         if not k.startswith(dynamic) and f'"{k}"' not in sources
     ]
     assert unused == []
+
+
+def _tracked(root: Path) -> list[str]:
+    """The course's files: git's list in a checkout, else every file outside the usual caches."""
+    done = subprocess.run(
+        ["git", "ls-files"], cwd=root, capture_output=True, text=True, check=False
+    )
+    if done.returncode == 0 and done.stdout:
+        return done.stdout.splitlines()
+    skip = {".git", ".venv", "node_modules", "site", "exercises", "__pycache__", ".miniagent"}
+    return [
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and not skip & set(p.relative_to(root).parts)
+    ]
+
+
+def test_a_day_lives_in_its_page_its_notebook_and_its_kit(course):
+    """The files whose path names a day are its page, its notebook and its kit folder."""
+    files = _tracked(REPO)
+    for exercise in course.exercises:
+        allowed = {exercise.lesson, exercise.notebook}
+        stray = [
+            path
+            for path in files
+            if exercise.id in path
+            and path not in allowed
+            and not path.startswith(f"{exercise.kit}/")
+        ]
+        assert stray == [], f"{exercise.id} lives outside its page, notebook and kit: {stray}"
+        assert {exercise.lesson, exercise.notebook, f"{exercise.kit}/kit.toml"} <= set(files)

@@ -4,20 +4,24 @@ and an agent assembled from the reference solutions passes them too; a wrong day
 from __future__ import annotations
 
 import contextlib
-import json
 import subprocess
 import sys
 
 import pytest
 
-from miniagent_course.grading.course import pristine_stub
-from miniagent_course.grading.inner.day03 import LOOP_SCRIPTS
-from miniagent_course.mine import check, loop, record, recorded
-from miniagent_course.mine.loop import check_loop
-from miniagent_course.mine.scenarios import AGENT_SCENARIOS, SCENARIOS
+from miniagent_course.grading.course import load_course, pristine_stub
+from miniagent_course.grading.recording import as_recorded
+from miniagent_course.mine import all_scenarios, check, record, recorded, scenarios_of
+from miniagent_course.mine.loop import check_loop, declared_loop
+from miniagent_course.mine.scenarios import AGENT_SCENARIOS
 from miniagent_course.sides import mini
 
-from .conftest import solved_source
+from .conftest import REPO, solved_source
+
+COURSE = load_course(REPO)
+SCENARIOS = scenarios_of(COURSE)  # scenarios.py's, then the kits' ([[mine.scenarios]])
+LOOP = declared_loop(COURSE)  # Day 03's [mine.loop]
+LOOP_SCRIPTS = list(LOOP.scripts)
 
 FIRST_CALL_ONLY = (
     "for call in response.tool_calls:",
@@ -31,15 +35,22 @@ OR_DEFAULT = (
 
 def test_the_recording_is_upstreams_own_result():
     pytest.importorskip("langgraph")
-    assert record() == recorded(), "scenarios.py changed: python -m miniagent_course.mine"
+    assert record() == recorded(), (
+        "a scenario changed: python -m miniagent_course.grading.recording mine"
+    )
 
 
-@pytest.mark.parametrize("name", [*SCENARIOS, *AGENT_SCENARIOS])
+def test_the_kits_add_their_scenarios_after_the_engines():
+    names = list(all_scenarios(COURSE))
+    streamed = [n for n in names if n.startswith("messages stream: ")]  # Day 12's kit.toml
+    assert len(streamed) == 4 and names[-len(AGENT_SCENARIOS) - 4 :][:4] == streamed
+    assert list(recorded()) == names  # react.json records them in the order `mine` runs them
+
+
+@pytest.mark.parametrize("name", list(all_scenarios(COURSE)))
 def test_miniagent_behaves_as_recorded(name):
-    from miniagent_course.mine import _as_recorded
-
-    scenario, _ = {**SCENARIOS, **AGENT_SCENARIOS}[name]
-    assert _as_recorded(scenario(mini())) == recorded()[name]
+    scenario, _ = all_scenarios(COURSE)[name]
+    assert as_recorded(scenario(mini())) == recorded()[name]
 
 
 @contextlib.contextmanager
@@ -134,9 +145,7 @@ def test_the_command_prints_whose_functions_the_demo_and_the_score(workspace):
 
 @pytest.mark.parametrize("name", LOOP_SCRIPTS)
 def test_the_reference_loop_ends_each_script_as_recorded(name):
-    from miniagent_course.grading.inner.day03 import loop_run
-
-    assert json.loads(json.dumps(loop_run(mini(), name))) == loop.recorded()[name]
+    assert as_recorded(LOOP.run(mini(), name, None)) == LOOP.recording.recorded()[name]
 
 
 def test_your_loop_is_checked_apart_and_a_wrong_one_is_caught(workspace):

@@ -63,7 +63,7 @@ def test_an_endless_loop_costs_one_timeout_per_day(toy_course):
 def test_a_grader_slow_on_its_own_is_never_called_the_learners_endless_loop(toy_course):
     # The grader, not the learner's function, is busy when time runs out (a property-based
     # search on a loaded machine, say): no accusation, and the day's other graders still run.
-    grader = toy_course.root / "tests/course/graders/test_day01_double.py"
+    grader = toy_course.root / "kits/day01/graders/test_day01_double.py"
     grader.write_text(
         "import time\n\n\ndef test_slow_grader(impl):\n    assert impl.double(2) == 4\n"
         "    time.sleep(30)\n\n\ndef test_double_zero(impl):\n    assert impl.double(0) == 0\n"
@@ -104,7 +104,7 @@ def test_grading_never_modifies_learner_files(toy_course):
 
 def test_mutant_runs_only_its_own_exercise(toy_course):
     run = run_graders(
-        toy_course, toy_course.exercises, "mutant:tests/course/mutants/day01_triple.py"
+        toy_course, toy_course.exercises, "mutant:kits/day01/instructor/mutants/triple.py"
     )
     assert {t["exercise"] for t in run.tests} == {"day01"}
     assert [t["status"] for t in run.tests] == ["failed", "passed"]  # 3 * 0 == 2 * 0

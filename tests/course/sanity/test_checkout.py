@@ -11,13 +11,13 @@ from miniagent_course.grading.course import find_root, load_course, pristine_stu
 
 def test_the_course_is_complete():
     course = load_course(find_root())
-    assert course.exercises, "course.toml lists no exercises"
+    assert course.exercises, "course.toml's kits folder holds no day kit"
     for exercise in course.exercises:
         for path in (exercise.lesson, exercise.notebook):
             assert (course.root / path).is_file(), f"{exercise.id}: {path} is missing"
         assert course.grader_files(exercise), f"{exercise.id} has no graders"
         assert not stub_problems(pristine_stub(course, exercise), exercise), (
-            f"the stub of {exercise.file} in {course.stubs} is not a pristine stub"
+            f"{exercise.kit}/stub.py (the stub of {exercise.file}) is not a pristine stub"
         )
         assert (course.root / exercise.file).is_file(), f"{exercise.file} is missing"
 

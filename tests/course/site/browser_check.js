@@ -322,6 +322,22 @@ async function search(page, word) {
   return page.$$eval('.md-search-result__item a', (links) => links.map((a) => a.getAttribute('href') || ''));
 }
 
+// Pages are independent and most of a page's time is waiting (rendering, late requests), so a
+// few are checked at once; what is printed and failed keeps the pages' order.
+const AT_ONCE = 3;
+
+async function eachAtOnce(items, fn) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, items.length) }, worker));
+}
+
 async function main() {
   const opt = args();
   let list = pages(opt.site);
@@ -339,29 +355,35 @@ async function main() {
 
   // 1. every page over http://127.0.0.1
   const local = (url) => url.startsWith(opt.base + '/');
-  for (const rel of list) {
+  const notes = [];
+  await eachAtOnce(list, async (rel, index) => {
+    const found = [];
     const page = await context.newPage();
     const seen = await watch(page, local);
     await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
     const d = await diagrams(page, read(opt.site, rel));
     diagramCount += d.rendered;
-    if (d.raw) fail(rel, `${d.raw} diagram(s) shown as source text, ${d.rendered} rendered`);
+    if (d.raw) found.push(`${d.raw} diagram(s) shown as source text, ${d.rendered} rendered`);
     if (rel.startsWith('notebooks/') && rel !== 'notebooks/index.html') {
       const nb = await notebookOutputs(page);
-      if (!nb.code) fail(rel, 'notebook page without code cells');
-      else if (!nb.outputs) fail(rel, `notebook has ${nb.code} code cells and no executed output`);
+      if (!nb.code) found.push('notebook page without code cells');
+      else if (!nb.outputs) found.push(`notebook has ${nb.code} code cells and no executed output`);
     }
     const wide = await overflows(page);
     measured += wide.measured;
-    wide.found.forEach((o) => fail(rel, `1280px: ${o}`));
+    wide.found.forEach((o) => found.push(`1280px: ${o}`));
     const hard = await legibility(page, { titles: true });
-    hard.forEach((o) => fail(rel, `1280px: ${o}`));
+    hard.forEach((o) => found.push(`1280px: ${o}`));
     await page.waitForTimeout(300); // late requests (fonts, lazy scripts)
-    seen.outside.forEach((u) => fail(rel, `request leaves the machine: ${u}`));
-    seen.httpErrors.forEach((e) => fail(rel, `local request failed: ${e}`));
-    seen.scriptErrors.forEach((e) => fail(rel, `script error: ${e}`));
-    console.log(`page ${rel}: diagrams ${d.rendered} rendered / ${d.raw} raw, outside requests ${seen.outside.length}, ${wide.measured} blocks measured, ${wide.found.length} too wide, ${hard.length} hard to read`);
+    seen.outside.forEach((u) => found.push(`request leaves the machine: ${u}`));
+    seen.httpErrors.forEach((e) => found.push(`local request failed: ${e}`));
+    seen.scriptErrors.forEach((e) => found.push(`script error: ${e}`));
+    notes[index] = [rel, found, `page ${rel}: diagrams ${d.rendered} rendered / ${d.raw} raw, outside requests ${seen.outside.length}, ${wide.measured} blocks measured, ${wide.found.length} too wide, ${hard.length} hard to read`];
     await page.close();
+  });
+  for (const [rel, found, line] of notes) {
+    found.forEach((what) => fail(rel, what));
+    console.log(line);
   }
 
   // 1b. every page again at phone widths: nothing may run past the column there either
@@ -370,19 +392,21 @@ async function main() {
   for (const [width, scheme] of NARROW) {
     const ctx = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
     await openShadowRoots(ctx);
-    for (const rel of list) {
+    const narrow = [];
+    await eachAtOnce(list, async (rel, index) => {
       const page = await ctx.newPage();
       await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
       await diagrams(page, read(opt.site, rel));
-      (await overflows(page)).found.forEach((o) => fail(rel, `${width}px ${scheme}: ${o}`));
-      (await legibility(page)).forEach((o) => fail(rel, `${width}px ${scheme}: ${o}`));
+      const found = (await overflows(page)).found.concat(await legibility(page));
+      narrow[index] = [rel, found];
       const shot = shots.find(([, r]) => r === rel);
       if (opt.shots && shot) {
         fs.mkdirSync(opt.shots, { recursive: true });
         await page.screenshot({ path: path.join(opt.shots, `${shot[0]}-${scheme}-${width}.png`) });
       }
       await page.close();
-    }
+    });
+    for (const [rel, found] of narrow) found.forEach((o) => fail(rel, `${width}px ${scheme}: ${o}`));
     await ctx.close();
     console.log(`${width}px (${scheme} palette): ${list.length} pages checked for overflow`);
   }

@@ -1,11 +1,10 @@
 """Run one scenario through miniagent and through the pinned upstream, and compare.
 
-A *scenario* is a plain function ``scenario(ns, **params)`` written once against a namespace
-``ns`` that holds every name it needs (``ns.AIMessage``, ``ns.create_react_agent``,
-``ns.ToolNode``, ``ns.FakeToolCallingModel``, ...). ``MINI`` fills the namespace from
-``miniagent``; ``UPSTREAM`` from langchain-core / langgraph / langgraph-prebuilt and the
-upstream-side fakes in ``miniagent_course/lab/upstream_fakes.py``. :func:`assert_same` runs the scenario with both,
-turns what it returned (or raised) into plain data with :func:`normalize`, and compares.
+A *scenario* is a plain function ``scenario(ns, **params)`` written once against a side ``ns``
+that holds every name it needs (``ns.AIMessage``, ``ns.create_react_agent``, ``ns.ToolNode``,
+``ns.FakeToolCallingModel``, ...): ``sides.MINI`` or ``sides.UPSTREAM`` (``tests/runtime/sides``,
+with the upstream twins of the fakes). :func:`assert_same` runs the scenario on both, turns what
+it returned (or raised) into plain data with :func:`normalize`, and compares.
 
 Normalised form: messages become dicts (type, content, name, id, tool calls, tool_call_id,
 status), ``Command``/``Send`` become tagged dicts, random uuids become ``<id-1>``, ``<id-2>``, ...
@@ -15,85 +14,13 @@ in order of first appearance. An exception becomes ``("raised", class name, str(
 from __future__ import annotations
 
 import asyncio
-import importlib
 import re
 import warnings
 from types import SimpleNamespace
 from typing import Any, Callable
 
 from pydantic import BaseModel
-
-# ---- the two namespaces -----------------------------------------------------------------
-
-
-# Every name a scenario may use: (name, where miniagent has it, where upstream has it).
-_NAMES = [
-    ("BaseMessage", "miniagent.messages", "langchain_core.messages"),
-    ("AIMessage", "miniagent.messages", "langchain_core.messages"),
-    ("AIMessageChunk", "miniagent.messages", "langchain_core.messages"),
-    ("HumanMessage", "miniagent.messages", "langchain_core.messages"),
-    ("SystemMessage", "miniagent.messages", "langchain_core.messages"),
-    ("ToolMessage", "miniagent.messages", "langchain_core.messages"),
-    ("RemoveMessage", "miniagent.messages", "langchain_core.messages"),
-    ("ToolCall", "miniagent.messages", "langchain_core.messages"),
-    ("AnyMessage", "miniagent.messages", "langchain_core.messages"),
-    ("REMOVE_ALL_MESSAGES", "miniagent.graph", "langgraph.graph.message"),
-    ("tool", "miniagent.tools", "langchain_core.tools"),
-    ("BaseTool", "miniagent.tools", "langchain_core.tools"),
-    ("ToolException", "miniagent.tools", "langchain_core.tools"),
-    ("InjectedToolArg", "miniagent.tools", "langchain_core.tools"),
-    ("InjectedToolCallId", "miniagent.tools", "langchain_core.tools"),
-    ("RunnableLambda", "miniagent.runnables", "langchain_core.runnables"),
-    ("StateGraph", "miniagent.graph", "langgraph.graph"),
-    ("START", "miniagent.graph", "langgraph.graph"),
-    ("END", "miniagent.graph", "langgraph.graph"),
-    ("MessagesState", "miniagent.graph", "langgraph.graph"),
-    ("add_messages", "miniagent.graph", "langgraph.graph"),
-    ("Command", "miniagent.types", "langgraph.types"),
-    ("Send", "miniagent.types", "langgraph.types"),
-    ("GraphRecursionError", "miniagent.errors", "langgraph.errors"),
-    ("GraphBubbleUp", "miniagent.errors", "langgraph.errors"),
-    ("Runtime", "miniagent.runtime", "langgraph.runtime"),
-    ("InMemorySaver", "miniagent.checkpoint", "langgraph.checkpoint.memory"),
-    *(
-        (name, "miniagent.prebuilt.chat_agent_executor", "langgraph.prebuilt.chat_agent_executor")
-        for name in (
-            "create_react_agent",
-            "AgentState",
-            "AgentStatePydantic",
-            "_validate_chat_history",
-            "_should_bind_tools",
-            "_get_model",
-        )
-    ),
-    *(
-        (name, "miniagent.prebuilt.tool_node", "langgraph.prebuilt.tool_node")
-        for name in (
-            "ToolNode",
-            "tools_condition",
-            "InjectedState",
-            "InjectedStore",
-            "ToolInvocationError",
-            "TOOL_CALL_ERROR_TEMPLATE",
-            "_infer_handled_types",
-        )
-    ),
-    ("FakeToolCallingModel", "miniagent.testing", "miniagent_course.lab.upstream_fakes"),
-    ("ScriptedChatModel", "miniagent.testing", "miniagent_course.lab.upstream_fakes"),
-]
-
-
-def _namespace(name: str, side: int) -> SimpleNamespace:
-    """The namespace of one side: ``side`` 1 is miniagent, 2 is upstream (columns of _NAMES)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # upstream warns about its deprecated agent on import
-        values = {row[0]: getattr(importlib.import_module(row[side]), row[0]) for row in _NAMES}
-    return SimpleNamespace(name=name, **values)
-
-
-MINI = _namespace("miniagent", 1)
-UPSTREAM = _namespace("upstream", 2)
-
+from sides import MINI, UPSTREAM
 
 # ---- small shared fixtures ----------------------------------------------------------------
 

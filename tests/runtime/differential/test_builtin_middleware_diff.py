@@ -1,9 +1,9 @@
 """The built-in middleware against langchain 1.5.2's: the same scripts, the same outcome.
 
 Each test runs one script through ``miniagent.agents.middleware``'s built-ins and
-``langchain.agents.middleware``'s (fake models on both sides, ``agent_sides.py``) and compares
-the ``updates`` stream, the final state, what the model saw, the graph, and the errors: limits
-(``ModelCallLimitMiddleware``, ``ToolCallLimitMiddleware``), fallback and retries
+``langchain.agents.middleware``'s (fake models on both sides: ``tests/runtime/sides``) and
+compares the ``updates`` stream, the final state, what the model saw, the graph, and the
+errors: limits (``ModelCallLimitMiddleware``, ``ToolCallLimitMiddleware``), fallback and retries
 (``ModelFallbackMiddleware``, ``ModelRetryMiddleware``, ``ToolRetryMiddleware``), trimming
 (``ContextEditingMiddleware``) and the PII guardrail (``PIIMiddleware``). Retries run with
 ``initial_delay=0``, so no test sleeps.
@@ -20,7 +20,9 @@ import pytest
 
 pytest.importorskip("langchain.agents")
 
-from agent_sides import (  # noqa: E402
+from miniagent.testing import normalize_ids  # noqa: E402
+
+from .agent_helpers import (  # noqa: E402
     final,
     on_both,
     outcome,
@@ -30,8 +32,6 @@ from agent_sides import (  # noqa: E402
     updates,
     weather_tool,
 )
-
-from miniagent.testing import normalize_ids  # noqa: E402
 
 INPUT = {"messages": [{"role": "user", "content": "what is the weather in sf", "id": "h-1"}]}
 
@@ -445,7 +445,7 @@ def test_tool_retry_deprecated_on_failure_values(old):
 
 
 def retry_module(ns):
-    if ns.name == "mini":
+    if ns.name == "miniagent":
         from miniagent.agents.middleware import _retry
     else:
         from langchain.agents.middleware import _retry
@@ -616,7 +616,7 @@ TYPES = ["email", "credit_card", "ip", "mac_address", "url"]
 
 
 def redaction_module(ns):
-    if ns.name == "mini":
+    if ns.name == "miniagent":
         from miniagent.agents.middleware import _redaction
     else:
         from langchain.agents.middleware import _redaction
@@ -810,7 +810,7 @@ def test_the_built_ins_together():
 
 
 def count_module(ns):
-    if ns.name == "mini":
+    if ns.name == "miniagent":
         from miniagent.messages import utils
     else:
         from langchain_core.messages import utils

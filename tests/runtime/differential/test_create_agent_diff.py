@@ -1,8 +1,8 @@
 """``create_agent`` against langchain 1.5.2: the same runs, traces, graphs and errors.
 
 Each test runs one script through ``miniagent.agents`` and ``langchain.agents`` (fake models on
-both sides, ``agent_sides.py``) and compares what the middleware saw, the ``updates`` stream,
-the final state, the model calls, the mermaid text or the error.
+both sides, ``tests/runtime/sides``) and compares what the middleware saw, the ``updates``
+stream, the final state, the model calls, the mermaid text or the error.
 """
 
 from __future__ import annotations
@@ -15,7 +15,11 @@ import pytest
 
 pytest.importorskip("langchain.agents")
 
-from agent_sides import (  # noqa: E402
+from typing_extensions import NotRequired  # noqa: E402
+
+from miniagent.testing import normalize_ids  # noqa: E402
+
+from .agent_helpers import (  # noqa: E402
     ALL_HOOKS,
     HOOKS,
     final,
@@ -29,9 +33,6 @@ from agent_sides import (  # noqa: E402
     updates,
     weather_tool,
 )
-from typing_extensions import NotRequired  # noqa: E402
-
-from miniagent.testing import normalize_ids  # noqa: E402
 
 INPUT = {"messages": [{"role": "user", "content": "what is the weather in sf", "id": "h-1"}]}
 
@@ -555,7 +556,7 @@ def test_async_only_node_hook_on_the_sync_path(hook):
 
 def test_extended_model_response_commands():
     def run(ns):
-        class Extra(ns.AgentState):
+        class Extra(ns.mw.AgentState):
             note: str
 
         def make(label):
@@ -617,10 +618,10 @@ def test_command_goto_in_wrap_model_call_is_not_supported():
 
 def test_state_schemas_merge_and_private_fields():
     def run(ns):
-        class CountState(ns.AgentState):
+        class CountState(ns.mw.AgentState):
             count: NotRequired[int]
 
-        class UserState(ns.AgentState):
+        class UserState(ns.mw.AgentState):
             user: NotRequired[str]
 
         @ns.mw.before_agent(state_schema=CountState)

@@ -1,7 +1,8 @@
 """Differential tests: the mini state graph against langgraph 1.2.24.
 
-Every scenario is a function of a namespace ``L`` holding either langgraph's names or
-miniagent's; both runs must give the same result, or the same error (type name and text).
+Every scenario is a function of a side ``L`` (``tests/runtime/sides``) holding either
+langgraph's names or miniagent's; both runs must give the same result, or the same error (type
+name and text).
 Random ids (uuid4 message ids, task ids in ``langgraph_checkpoint_ns``) are replaced by
 placeholders in order of appearance before comparing.
 """
@@ -18,54 +19,11 @@ import pytest
 pytest.importorskip("langgraph")
 pytest.importorskip("langchain_core")
 
-import langchain_core.messages as lc_messages  # noqa: E402
-import langgraph.checkpoint.memory as lg_memory  # noqa: E402
-import langgraph.errors as lg_errors  # noqa: E402
-import langgraph.graph as lg_graph  # noqa: E402
-import langgraph.managed as lg_managed  # noqa: E402
-import langgraph.types as lg_types  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
+from sides import side  # noqa: E402
 from typing_extensions import TypedDict  # noqa: E402
 
-import miniagent.checkpoint as mini_checkpoint  # noqa: E402
-import miniagent.errors as mini_errors  # noqa: E402
-import miniagent.graph as mini_graph  # noqa: E402
-import miniagent.managed as mini_managed  # noqa: E402
-import miniagent.messages as mini_messages  # noqa: E402
-import miniagent.types as mini_types  # noqa: E402
-from miniagent.testing import FakeToolCallingModel, ScriptedChatModel  # noqa: E402
-from miniagent_course.lab.upstream_fakes import FakeToolCallingModel as UpstreamFakeToolCallingModel  # noqa: E402
-from miniagent_course.lab.upstream_fakes import ScriptedChatModel as UpstreamScriptedChatModel  # noqa: E402
-
-
-def _namespace(graph, types, managed, memory, errors, messages, model, fake) -> SimpleNamespace:
-    return SimpleNamespace(
-        StateGraph=graph.StateGraph,
-        START=graph.START,
-        END=graph.END,
-        add_messages=graph.add_messages,
-        Send=types.Send,
-        Command=types.Command,
-        RemainingSteps=managed.RemainingSteps,
-        IsLastStep=managed.IsLastStep,
-        InMemorySaver=memory.InMemorySaver,
-        GraphRecursionError=errors.GraphRecursionError,
-        AIMessage=messages.AIMessage,
-        HumanMessage=messages.HumanMessage,
-        ToolMessage=messages.ToolMessage,
-        ScriptedChatModel=model,
-        FakeToolCallingModel=fake,
-    )
-
-
-UP = _namespace(
-    lg_graph, lg_types, lg_managed, lg_memory, lg_errors, lc_messages,
-    UpstreamScriptedChatModel, UpstreamFakeToolCallingModel,
-)  # fmt: skip
-MINI = _namespace(
-    mini_graph, mini_types, mini_managed, mini_checkpoint, mini_errors, mini_messages,
-    ScriptedChatModel, FakeToolCallingModel,
-)  # fmt: skip
+UP, MINI = side("upstream"), side("mini")
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 

@@ -1,8 +1,8 @@
 """The same scripts through miniagent's fake models and their upstream twins give the same result.
 
-Upstream side: ``miniagent_course.lab.upstream_fakes`` (FakeToolCallingModel with the semantics of langgraph-prebuilt's
-test helper, ScriptedChatModel) and langchain-core's own ``GenericFakeChatModel``, all on
-``langchain_core.language_models.BaseChatModel``. Messages are compared by ``repr`` after
+Upstream side: ``tests/runtime/sides/upstream_fakes.py`` (FakeToolCallingModel with the
+semantics of langgraph-prebuilt's test helper, ScriptedChatModel) and langchain-core's own
+``GenericFakeChatModel``, all on ``langchain_core.language_models.BaseChatModel``. Messages are compared by ``repr`` after
 ``normalize_ids`` (chat models give id-less replies a random ``lc_run--<uuid>`` id).
 """
 
@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("langchain_core")
 pytest.importorskip("langgraph")
 
+import sides.upstream_fakes as U  # noqa: E402
 from langchain_core.callbacks import BaseCallbackHandler  # noqa: E402
 from langchain_core.language_models.fake_chat_models import (  # noqa: E402
     GenericFakeChatModel as UpGenericFakeChatModel,
@@ -25,7 +26,6 @@ from langchain_core.tools import tool as up_tool  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
 import miniagent.testing as M  # noqa: E402
-import miniagent_course.lab.upstream_fakes as U  # noqa: E402
 from miniagent.messages import AIMessage as MiniAIMessage  # noqa: E402
 from miniagent.messages import HumanMessage as MiniHumanMessage  # noqa: E402
 from miniagent.testing import message_trace, normalize_ids  # noqa: E402

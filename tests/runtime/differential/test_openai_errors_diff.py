@@ -1,6 +1,6 @@
 """A provider's errors reach the caller as upstream's: miniagent's ChatOpenAI and langchain-openai's.
 
-The loopback server (``miniagent_course/lab/loopback.py``) answers with each failure a provider
+The loopback server (``tests/runtime/sides/loopback.py``) answers with each failure a provider
 reports: a 400, a context overflow, 401, 403, 404, 422, 429, 500, a server error that names the
 context window, a closed port and a timeout. For ``invoke`` and ``stream``, both libraries must
 raise the same class (``OpenAIAuthenticationError``...), a subclass of the same ``openai`` SDK
@@ -28,6 +28,8 @@ from langchain.agents.middleware import ToolRetryMiddleware as UpToolRetry  # no
 from langchain_core.messages import AIMessage as UpAIMessage  # noqa: E402
 from langchain_core.tools import tool as up_tool  # noqa: E402
 from langchain_openai import ChatOpenAI as UpChatOpenAI  # noqa: E402
+from sides.loopback import LoopbackServer, Reply, closed_port_url, completion  # noqa: E402
+from sides.upstream_fakes import ScriptedChatModel as UpScripted  # noqa: E402
 
 import miniagent.exceptions as mini_exceptions  # noqa: E402
 from miniagent.agents import create_agent as mini_create_agent  # noqa: E402
@@ -37,13 +39,6 @@ from miniagent.messages import AIMessage as MiniAIMessage  # noqa: E402
 from miniagent.openai import ChatOpenAI as MiniChatOpenAI  # noqa: E402
 from miniagent.testing import ScriptedChatModel  # noqa: E402
 from miniagent.tools import tool as mini_tool  # noqa: E402
-from miniagent_course.lab.loopback import (  # noqa: E402
-    LoopbackServer,
-    Reply,
-    closed_port_url,
-    completion,
-)
-from miniagent_course.lab.upstream_fakes import ScriptedChatModel as UpScripted  # noqa: E402
 
 MINI = SimpleNamespace(
     ChatOpenAI=MiniChatOpenAI,
@@ -138,15 +133,6 @@ def test_the_model_error_family_is_langchain_cores():
         assert str(ns.exceptions.ModelRefusalError()) == (
             "Model refused to produce the requested output"
         )
-
-
-@pytest.mark.parametrize("name", ["_handle_openai_bad_request", "_handle_openai_api_error"])
-def test_the_handlers_are_upstreams_code(name: str):
-    import source_shapes as shapes  # tests/runtime/differential (conftest.py puts it on the path)
-
-    module, up_module = "miniagent.openai.chat_models.base", "langchain_openai.chat_models.base"
-    problem = shapes.compare(shapes.Target(module, name, up_module, name, "errors"))
-    assert problem is None, problem.text
 
 
 SHORT = 0.5  # the client's timeout in the timeout case (the server waits 2 s); else 30 s

@@ -4,7 +4,7 @@
   ``tool_choice``, ``parallel_tool_calls``, settings and call kwargs: equal JSON, same key order;
 * the reply (``_create_chat_result``) and its errors for the same JSON bodies;
 * streamed chunks and their sum for the same SSE chunks, and the request bodies on the wire,
-  through the ``openai`` SDK against a loopback server (``miniagent_course/lab/loopback.py``);
+  through the ``openai`` SDK against a loopback server (``tests/runtime/sides/loopback.py``);
 * ``bind_tools``' ``tool_choice`` spelling and errors, the invocation parameters the callbacks
   see, the missing-key error;
 * ``init_chat_model``: what ``"openai:<model>"`` builds, and the errors for other strings.
@@ -21,13 +21,13 @@ import pytest
 pytest.importorskip("langchain_openai")
 
 import langchain_core.messages as up_messages  # noqa: E402
+import sides.loopback as loop  # noqa: E402
 from langchain.chat_models import init_chat_model as up_init_chat_model  # noqa: E402
 from langchain_core.tools import tool as up_tool  # noqa: E402
 from langchain_openai import ChatOpenAI as UpChatOpenAI  # noqa: E402
 from pydantic import BaseModel, Field  # noqa: E402
 
 import miniagent.messages as mini_messages  # noqa: E402
-import miniagent_course.lab.loopback as loop  # noqa: E402
 from miniagent.chat_models import init_chat_model as mini_init_chat_model  # noqa: E402
 from miniagent.openai import ChatOpenAI as MiniChatOpenAI  # noqa: E402
 from miniagent.testing import normalize_ids  # noqa: E402

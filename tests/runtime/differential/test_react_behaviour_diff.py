@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("langgraph")
 
 from pydantic import BaseModel  # noqa: E402
-from scenario_helpers import assert_same, attempt, is_error  # noqa: E402
+
+from .scenario_helpers import assert_same, attempt, is_error  # noqa: E402
 
 
 def check_weather(location: str) -> str:

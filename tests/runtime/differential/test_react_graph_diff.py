@@ -13,10 +13,10 @@ pytest.importorskip("langgraph")
 
 from langgraph.prebuilt import create_react_agent as upstream_create_react_agent  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
+from sides.upstream_fakes import FakeToolCallingModel as UpstreamFakeModel  # noqa: E402
 
 from miniagent.prebuilt import create_react_agent  # noqa: E402
 from miniagent.testing import FakeToolCallingModel  # noqa: E402
-from miniagent_course.lab.upstream_fakes import FakeToolCallingModel as UpstreamFakeModel  # noqa: E402
 
 
 def tool() -> None:

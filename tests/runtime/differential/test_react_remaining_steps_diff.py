@@ -22,7 +22,7 @@ import pytest
 
 pytest.importorskip("langgraph")
 
-from scenario_helpers import assert_same, is_error  # noqa: E402
+from .scenario_helpers import assert_same, is_error  # noqa: E402
 
 SORRY = "Sorry, need more steps to process this request."
 

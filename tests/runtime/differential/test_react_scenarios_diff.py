@@ -1,11 +1,12 @@
 """Upstream's create_react_agent scenarios, run through miniagent and the pinned upstream.
 
-Each scenario is written once against a namespace ``ns`` (see ``scenario_helpers.py``) and run
+Each scenario is written once against a side ``ns`` (see ``scenario_helpers.py``) and run
 twice: with miniagent's classes and with langgraph-prebuilt 1.1.3's (plus the upstream-side
-fakes in ``miniagent_course/lab/upstream_fakes.py``). The normalised traces -- message types, contents, names, tool
-calls, tool_call_ids, statuses, ids (uuids normalised), final state, and the error class and
-exact text when something raises -- must be equal. Most scenarios also assert what upstream's
-own test asserts, so a scenario cannot pass by failing identically on both sides.
+fakes in ``tests/runtime/sides/upstream_fakes.py``). The normalised traces -- message types,
+contents, names, tool calls, tool_call_ids, statuses, ids (uuids normalised), final state, and
+the error class and exact text when something raises -- must be equal. Most scenarios also
+assert what upstream's own test asserts, so a scenario cannot pass by failing identically on
+both sides.
 
 Numbers refer to the catalogue in ``upstream-spec.md`` §8.3 (tests of langgraph-prebuilt 1.1.3,
 ``tests/test_react_agent.py`` unless noted). Ported here:
@@ -68,7 +69,9 @@ pytest.importorskip("langgraph")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pydantic import BaseModel, Field  # noqa: E402
-from scenario_helpers import (  # noqa: E402
+from typing_extensions import TypedDict  # noqa: E402
+
+from .scenario_helpers import (  # noqa: E402
     MINI,
     UPSTREAM,
     DictStore,
@@ -76,7 +79,6 @@ from scenario_helpers import (  # noqa: E402
     is_error,
     runtime_config,
 )
-from typing_extensions import TypedDict  # noqa: E402
 
 VERSIONS = ["v1", "v2"]
 

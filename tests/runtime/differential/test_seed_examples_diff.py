@@ -1,8 +1,8 @@
 """The source articles' own examples, run on miniagent and on langchain 1.5.2 with fake models.
 
 Each example is rewritten here as a runnable script (scripted models, tools that record their
-calls) and run through both sides (``agent_sides.py``); the stream, what each model saw, the
-tools that ran, the warnings and the final state must be equal. The asserts after each
+calls) and run through both sides (``tests/runtime/sides``); the stream, what each model saw,
+the tools that ran, the warnings and the final state must be equal. The asserts after each
 ``on_both`` spell out what the example really does:
 
 * seed 003, a travel guardrail: ``before_model`` returning messages *without* ``jump_to``
@@ -23,8 +23,9 @@ import pytest
 
 pytest.importorskip("langchain.agents")
 
-from agent_sides import final, on_both, plain, script, tool_call, updates  # noqa: E402
 from typing_extensions import NotRequired  # noqa: E402
+
+from .agent_helpers import final, on_both, plain, script, tool_call, updates  # noqa: E402
 
 # ---- seed 003: a travel guardrail --------------------------------------------------------------
 
@@ -40,7 +41,7 @@ def travel_guardrail(ns, strong_model, log, *, jump=False):
     """The guardrail class: a refusal in ``before_model`` (with ``jump_to: "end"`` if
     ``jump``), the strong model for complex trips, ``book_hotel`` only once confirmed."""
 
-    class TravelState(ns.AgentState):
+    class TravelState(ns.mw.AgentState):
         trip_complexity: NotRequired[str]
         user_confirmed: NotRequired[bool]
 
@@ -199,7 +200,7 @@ class AssistantContext:
 
 
 def work_order_agent(ns, model):
-    class WorkOrderState(ns.AgentState):
+    class WorkOrderState(ns.mw.AgentState):
         current_order: NotRequired[dict]
 
     @ns.tool

@@ -23,10 +23,11 @@ from typing_extensions import TypedDict
 
 pytest.importorskip("langgraph")
 
-from agent_sides import script, side, tool_call, weather_tool  # noqa: E402
+from sides import side  # noqa: E402
 
 from miniagent.testing import normalize_ids  # noqa: E402
-from miniagent_course.sides import mini, upstream  # noqa: E402
+
+from .agent_helpers import script, tool_call, weather_tool  # noqa: E402
 
 MODES = ("values", "updates", "messages", "custom")
 V2_KEYS = (["type", "ns", "data"], ["type", "ns", "data", "interrupts"])
@@ -83,7 +84,7 @@ def result_view(result: Any, stream_mode: Any) -> Any:
 
 
 def react_agent(which: str, pydantic_state: bool = False) -> tuple[Any, Any]:
-    lib = mini() if which == "mini" else upstream()
+    lib = side(which)
 
     @lib.tool
     def add(a: int, b: int) -> int:
@@ -120,7 +121,7 @@ class DataclassCounter:
 
 
 def counter_graph(which: str, schema: Any = Counter, output_schema: Any = None):
-    lib = mini() if which == "mini" else upstream()
+    lib = side(which)
 
     def work(state, runtime):
         n = state["n"] if isinstance(state, dict) else state.n

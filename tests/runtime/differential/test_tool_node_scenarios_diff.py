@@ -39,8 +39,9 @@ import pytest
 pytest.importorskip("langgraph")
 
 from pydantic import BaseModel  # noqa: E402
-from scenario_helpers import DictStore, assert_same, attempt, runtime_config  # noqa: E402
 from typing_extensions import TypedDict  # noqa: E402
+
+from .scenario_helpers import DictStore, assert_same, attempt, runtime_config  # noqa: E402
 
 
 def make_tools(ns):

@@ -27,7 +27,9 @@ import pytest
 
 pytest.importorskip("langchain.agents")
 
-from agent_sides import (  # noqa: E402
+from miniagent.testing import normalize_ids  # noqa: E402
+
+from .agent_helpers import (  # noqa: E402
     HOOKS,
     final,
     on_both,
@@ -39,8 +41,6 @@ from agent_sides import (  # noqa: E402
     updates,
     weather_tool,
 )
-
-from miniagent.testing import normalize_ids  # noqa: E402
 
 try:  # the root cause, on the bare graph: what a conditional edge reads
     from typing import NotRequired, TypedDict

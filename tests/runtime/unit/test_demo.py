@@ -17,8 +17,9 @@ def run_demo(*args: str, env: dict[str, str] | None = None) -> str:
         "import runpy, sys\n"
         f"sys.argv = ['demo', *{list(args)!r}]\n"
         "runpy.run_module('miniagent.demo', run_name='__main__')\n"
-        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {"
-        "'langchain', 'langchain_core', 'langgraph', 'numpy', 'miniagent_course', 'openai'})\n"
+        "loaded = {m.split('.')[0] for m in sys.modules}\n"
+        "heavy = sorted(loaded & {'langchain', 'langchain_core', 'langgraph', 'numpy', 'openai'}\n"
+        "    | {m for m in loaded if m.startswith('miniagent_')})  # the course tooling\n"
         "print('HEAVY:', heavy)\n"
     )
     done = subprocess.run(
@@ -165,7 +166,7 @@ def test_main_picks_the_agent(capsys, monkeypatch):
 
 def test_create_agent_demo_runs_against_the_named_endpoint():
     pytest.importorskip("openai")
-    from miniagent_course.lab.loopback import LoopbackServer, Reply, completion
+    from sides.loopback import LoopbackServer, Reply, completion
 
     replies = [
         completion("Looking.", [("call_1", "find_city", '{"landmark": "Eiffel Tower"}')]),

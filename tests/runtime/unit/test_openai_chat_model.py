@@ -1,8 +1,10 @@
 """The real chat model end to end: a loopback Chat Completions server, the ``openai`` SDK,
-``create_react_agent``, the tracer, the course switch and the demo.
+``create_react_agent`` and the demo.
 
-The server (``miniagent_course/lab/loopback.py``) listens on 127.0.0.1 only and answers from a script;
-retries are off (``max_retries=0``) and timeouts short, so every test is quick and offline.
+The server (``tests/runtime/sides/loopback.py``) listens on 127.0.0.1 only and answers from a
+script; retries are off (``max_retries=0``) and timeouts short, so every test is quick and
+offline. The course's payload tracer and model switch, which run on it too, are tested in the
+kits of the days that use them (Day 14, Day 15).
 """
 
 from __future__ import annotations
@@ -16,16 +18,15 @@ from typing import Any
 
 import pytest
 
-from miniagent_course.lab.loopback import (
+pytest.importorskip("openai")
+
+import openai  # noqa: E402
+from sides.loopback import (  # noqa: E402
     LoopbackServer,
     Reply,
     completion,
     streamed_tool_call_chunks,
 )
-
-pytest.importorskip("openai")
-
-import openai  # noqa: E402
 
 from miniagent.chat_models import init_chat_model  # noqa: E402
 from miniagent.checkpoint import InMemorySaver  # noqa: E402
@@ -34,8 +35,6 @@ from miniagent.openai import ChatOpenAI  # noqa: E402
 from miniagent.prebuilt import create_react_agent  # noqa: E402
 from miniagent.testing import ScriptedChatModel  # noqa: E402
 from miniagent.tools import tool  # noqa: E402
-from miniagent_course.models import course_model  # noqa: E402
-from miniagent_course.tracer import PayloadTracer, request_payload  # noqa: E402
 
 SECRET = "sk-loopback-SECRET-0123456789"
 
@@ -85,12 +84,11 @@ def test_the_key_is_never_shown(server: LoopbackServer, caplog: pytest.LogCaptur
     shown = [repr(model), str(model), model.model_dump_json(), json.dumps(model.asdict())]
     shown.append(json.dumps(model._get_invocation_params(tools=[])))
     server.script(Reply.json(SCRIPT[2]), Reply.error(401, "Incorrect API key provided"))
-    tracer = PayloadTracer()
     caplog.set_level(logging.DEBUG)
-    model.invoke("hi", {"callbacks": [tracer]})
+    model.invoke("hi")
     with pytest.raises(openai.AuthenticationError) as info:
         model.invoke("hi")
-    shown += [tracer.to_json(), repr(tracer.calls), str(info.value), repr(info.value)]
+    shown += [str(info.value), repr(info.value)]
     shown += [record.getMessage() for record in caplog.records]
     assert all(SECRET not in text for text in shown)
     assert "SecretStr('**********')" in repr(model)
@@ -115,17 +113,13 @@ def test_no_key_fails_at_construction():
 # ---- a full agent run through the SDK -------------------------------------------------------
 
 
-def test_agent_run_sends_what_the_tracer_reports(server: LoopbackServer):
+def test_agent_run_sends_each_request_through_the_sdk(server: LoopbackServer):
     server.script(*(Reply.json(body) for body in SCRIPT))
     agent = create_react_agent(real_model(server, temperature=0), TOOLS, prompt="Be brief.")
-    tracer = PayloadTracer()
-    result = agent.invoke(
-        {"messages": [("user", "Weather at the Eiffel Tower?")]}, {"callbacks": [tracer]}
-    )
+    result = agent.invoke({"messages": [("user", "Weather at the Eiffel Tower?")]})
     assert [m.type for m in result["messages"]] == ["human", "ai", "tool", "ai", "tool", "ai"]
     assert result["messages"][2].content == "Paris"
-    assert len(server.bodies) == len(tracer.calls) == 3
-    assert server.bodies == tracer.payloads()
+    assert len(server.bodies) == 3
     last = server.bodies[-1]
     assert [m["role"] for m in last["messages"]] == [
         "system",
@@ -135,8 +129,9 @@ def test_agent_run_sends_what_the_tracer_reports(server: LoopbackServer):
         "assistant",
         "tool",
     ]
-    assert last["tools"] == tracer.calls[-1].tools and last["temperature"] == 0
-    assert tracer.calls[-1].messages[0].content == "Be brief."
+    assert [t["function"]["name"] for t in last["tools"]] == ["find_city", "check_weather"]
+    assert last["temperature"] == 0
+    assert last["messages"][0] == {"role": "system", "content": "Be brief."}
 
 
 def test_streamed_agent_run_merges_tool_call_chunks(server: LoopbackServer):
@@ -146,18 +141,15 @@ def test_streamed_agent_run_merges_tool_call_chunks(server: LoopbackServer):
         Reply.sse(streamed_tool_call_chunks([], "It is in Paris.")),
     )
     agent = create_react_agent(real_model(server), TOOLS)
-    tracer = PayloadTracer()
     tokens = []
-    for message, _meta in agent.stream(
-        {"messages": [("user", "Where?")]}, {"callbacks": [tracer]}, stream_mode="messages"
-    ):
+    for message, _meta in agent.stream({"messages": [("user", "Where?")]}, stream_mode="messages"):
         tokens.append(message)
     ai_chunks = [t for t in tokens if t.type == "AIMessageChunk"]
     assert "".join(c.content for c in ai_chunks) == "Looking.It is in Paris."
     tool_results = [t for t in tokens if isinstance(t, ToolMessage)]
     assert [t.content for t in tool_results] == ["Paris"]  # the merged call ran
-    # the streamed request is the traced one plus the stream flag (no stream_options: custom URL)
-    assert server.bodies == [{**p, "stream": True} for p in tracer.payloads()]
+    # streamed requests say so (no stream_options: a custom URL may not support them)
+    assert [(b["stream"], "stream_options" in b) for b in server.bodies] == [(True, False)] * 2
 
 
 FAILURES = {
@@ -194,42 +186,7 @@ def test_a_failed_call_is_a_clear_error_and_loses_no_state(server: LoopbackServe
     assert len(server.bodies) == 2  # one try each: retries are off
 
 
-# ---- the tracer offline -------------------------------------------------------------------------
-
-
-def test_tracer_with_a_fake_builds_the_payload_the_real_model_would_send():
-    fake = ScriptedChatModel(
-        [
-            AIMessage(
-                "", tool_calls=[{"name": "find_city", "args": {"landmark": "Tower"}, "id": "c1"}]
-            ),
-            AIMessage("Paris."),
-        ]
-    )
-    agent = create_react_agent(fake, TOOLS, prompt="Be brief.")
-    tracer = PayloadTracer(model="gpt-4o-mini")
-    agent.invoke({"messages": [("user", "Where?")]}, {"callbacks": [tracer]})
-    assert len(tracer.calls) == 2
-    call = tracer.calls[1]
-    real = ChatOpenAI(model="gpt-4o-mini", api_key="unused")
-    bound = real.bind_tools(TOOLS).kwargs
-    assert call.payload == real._get_request_payload(call.messages, **bound)
-    assert [m["role"] for m in call.payload["messages"]] == ["system", "user", "assistant", "tool"]
-    assert call.payload["messages"][2]["tool_calls"][0]["function"]["arguments"] == (
-        '{"landmark": "Tower"}'
-    )
-    assert json.loads(call.payload_json()) == call.payload
-    assert call.model == "ScriptedChatModel"
-
-
-def test_tracer_never_breaks_a_run():
-    tracer = PayloadTracer()
-    fake = ScriptedChatModel([AIMessage("ok")])
-    assert (
-        fake.invoke("hi", {"callbacks": [tracer]}, tools=[{"type": "web_search"}]).content == "ok"
-    )
-    assert tracer.calls[0].payload is None
-    assert tracer.calls[0].payload_error.startswith("NotImplementedError: miniagent's ChatOpenAI")
+# ---- callbacks ----------------------------------------------------------------------------------
 
 
 def test_on_chat_model_start_gets_upstreams_arguments():
@@ -253,15 +210,6 @@ def test_on_chat_model_start_gets_upstreams_arguments():
     assert kwargs["tags"] == ["t"] and kwargs["batch_size"] == 1
 
 
-def test_request_payload_of_a_real_models_parameters_is_its_payload():
-    model = ChatOpenAI(model="o3-mini", api_key="k", max_tokens=5, model_kwargs={"user": "u"})
-    messages = [("system", "s"), ("user", "q")]
-    params = model._get_invocation_params(stop=["x"], tool_choice="auto")
-    expected = model._get_request_payload(messages, stop=["x"], tool_choice="auto")
-    assert request_payload(model._convert_input(messages), params) == expected
-    assert expected["messages"][0]["role"] == "developer"
-
-
 # ---- resolving a model name ------------------------------------------------------------------------
 
 
@@ -273,23 +221,6 @@ def test_init_chat_model_builds_miniagents_chat_openai(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "k")
     agent = create_react_agent("openai:gpt-4o-mini", TOOLS)  # the string path of the factory
     assert agent.get_graph() is not None
-
-
-def test_course_model_is_the_fake_unless_a_model_is_named(server, monkeypatch):
-    fake = ScriptedChatModel([AIMessage("offline")])
-    assert course_model(fake) is fake
-    monkeypatch.setenv("OPENAI_API_KEY", SECRET)  # a key alone switches nothing on
-    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-    assert course_model(fake) is fake
-    monkeypatch.setenv("MINIAGENT_MODEL", "  ")
-    assert course_model(fake) is fake
-    monkeypatch.setenv("MINIAGENT_MODEL", "openai:loop-model")
-    real = course_model(fake, max_retries=0)
-    assert type(real) is ChatOpenAI and real.model_name == "loop-model"
-    assert course_model(fake, "openai:other", max_retries=0).model_name == "other"  # argument wins
-    assert course_model(fake, fake) is fake
-    server.script(Reply.json(completion("online")))
-    assert real.invoke("hi").content == "online"
 
 
 # ---- the demo ---------------------------------------------------------------------------------------
@@ -332,19 +263,13 @@ def test_demo_ignores_an_exported_key_alone(monkeypatch):
     assert "The Eiffel Tower is in Paris, where it is sunny and 21 °C right now." in done.stdout
 
 
-def test_payloads_and_traces_need_no_openai_sdk():
-    """``import miniagent`` and the offline tracer never import ``openai``; a request names it."""
+def test_payloads_need_no_openai_sdk():
+    """``import miniagent`` and a payload never import ``openai``; a request names it."""
     code = (
         "import sys; sys.modules['openai'] = None\n"
         "from miniagent.openai import ChatOpenAI\n"
-        "from miniagent.testing import ScriptedChatModel\n"
-        "from miniagent.messages import AIMessage\n"
-        "from miniagent_course.tracer import PayloadTracer\n"
         "model = ChatOpenAI(model='m', api_key='k')\n"
         "assert model._get_request_payload('hi')['messages'] == [{'content': 'hi', 'role': 'user'}]\n"
-        "tracer = PayloadTracer()\n"
-        "ScriptedChatModel([AIMessage('ok')]).invoke('hi', {'callbacks': [tracer]})\n"
-        "assert tracer.calls[0].payload['messages'][0]['content'] == 'hi'\n"
         "try:\n"
         "    model.invoke('hi')\n"
         "except ImportError as e:\n"

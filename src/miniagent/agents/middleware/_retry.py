@@ -57,7 +57,7 @@ def should_retry_exception(
     exc: Exception,
     retry_on: RetryOn,
 ) -> bool:
-    """``retry_on(exc)`` for a predicate, else ``isinstance(exc, retry_on)`` (_retry.py:81)."""
+    """``retry_on(exc)`` for a predicate, else ``isinstance(exc, retry_on)`` (_retry.py:79)."""
     if callable(retry_on):
         return retry_on(exc)
     return isinstance(exc, retry_on)
@@ -72,7 +72,7 @@ def calculate_delay(
     jitter: bool,
 ) -> float:
     """``initial_delay * backoff_factor ** retry_number``, capped at ``max_delay``, then
-    +-25 % jitter (_retry.py:100). ``backoff_factor=0`` keeps the delay constant."""
+    +-25 % jitter (_retry.py:98). ``backoff_factor=0`` keeps the delay constant."""
     if backoff_factor == 0.0:
         delay = initial_delay
     else:

@@ -59,7 +59,7 @@ class ContextEdit(Protocol):
 # --8<-- [start:clear_tool_uses_edit]
 @dataclass(slots=True)
 class ClearToolUsesEdit(ContextEdit):
-    """Clear tool outputs when the messages pass ``trigger`` tokens (context_editing.py:57)."""
+    """Clear tool outputs when the messages pass ``trigger`` tokens (context_editing.py:58)."""
 
     trigger: int = 100_000
     """Token count that triggers the edit."""

@@ -68,7 +68,7 @@ ContextT = TypeVar("ContextT", default=None)
 
 @dataclass(init=False)
 class ModelRequest(Generic[ContextT]):
-    """What ``wrap_model_call`` receives: everything the model call will use (types.py:89).
+    """What ``wrap_model_call`` receives: everything the model call will use (types.py:90).
 
     ``messages`` exclude the system message, which travels apart in ``system_message``.
     Change a request with ``request.override(...)``; assigning an attribute still works
@@ -173,7 +173,7 @@ class ModelRequest(Generic[ContextT]):
 @dataclass
 class ModelResponse(Generic[ResponseT]):
     """The model call's messages (an AIMessage, maybe a structured-output ToolMessage) and
-    the parsed structured response, if any (types.py:274)."""
+    the parsed structured response, if any (types.py:275)."""
 
     result: list[BaseMessage]
     structured_response: ResponseT | None = None
@@ -182,7 +182,7 @@ class ModelResponse(Generic[ResponseT]):
 @dataclass
 class ExtendedModelResponse(Generic[ResponseT]):
     """A ``ModelResponse`` plus a ``Command`` applied as an extra state update after the
-    model node (types.py:292)."""
+    model node (types.py:293)."""
 
     model_response: ModelResponse[ResponseT]
     command: Command | None = None
@@ -194,7 +194,7 @@ ModelCallResult = ModelResponse[ResponseT] | AIMessage | ExtendedModelResponse[R
 
 @dataclass
 class OmitFromSchema:
-    """Marks a state field as left out of the input and/or output schema (types.py:330)."""
+    """Marks a state field as left out of the input and/or output schema (types.py:331)."""
 
     input: bool = True
     output: bool = True

@@ -602,7 +602,7 @@ _OPENAI_ERRORS = (
     "OpenAIConnectionError",
     "OpenAITimeoutError",
 )
-"""Upstream's error classes (``base.py:642``-``683``), defined once the SDK is imported."""
+"""Upstream's error classes (``base.py:642``-``681``), defined once the SDK is imported."""
 
 
 # --8<-- [start:define_openai_errors]
@@ -808,7 +808,7 @@ class BaseChatOpenAI(BaseChatModel):
     @model_validator(mode="before")
     @classmethod
     def validate_temperature(cls, values: dict[str, Any]) -> Any:
-        """``o1`` defaults to ``temperature=1``; ``gpt-5`` (not chat) drops any other (``base.py:1354``)."""
+        """``o1`` defaults to ``temperature=1``; ``gpt-5`` (not chat) drops any other (``base.py:1356``)."""
         model = values.get("model_name") or values.get("model") or ""
         model_lower = model.lower()
         if model_lower.startswith("o1") and "temperature" not in values:
@@ -827,7 +827,7 @@ class BaseChatOpenAI(BaseChatModel):
     # --8<-- [start:validate_environment]
     @model_validator(mode="after")
     def validate_environment(self) -> BaseChatOpenAI:
-        """Resolve the key, the endpoint and the organisation (``base.py:1407``).
+        """Resolve the key, the endpoint and the organisation (``base.py:1408``).
 
         First wins: the argument, then ``OPENAI_API_KEY`` / ``OPENAI_API_BASE`` (the SDK itself
         reads ``OPENAI_BASE_URL``) / ``OPENAI_ORG_ID`` or ``OPENAI_ORGANIZATION``. Usage is
@@ -856,7 +856,7 @@ class BaseChatOpenAI(BaseChatModel):
     # --8<-- [end:validate_environment]
 
     def _build_client(self) -> None:
-        """``openai.OpenAI(...)`` and its ``chat.completions`` (``base.py:1463``, ``1510``)."""
+        """``openai.OpenAI(...)`` and its ``chat.completions`` (``base.py:1526``, ``1527``)."""
         try:
             import openai
         except ImportError as e:
@@ -887,7 +887,7 @@ class BaseChatOpenAI(BaseChatModel):
 
     @property
     def _default_params(self) -> dict[str, Any]:
-        """The settings every request carries (``base.py:1563``): ``model``, ``stream``, then
+        """The settings every request carries (``base.py:1564``): ``model``, ``stream``, then
         the non-``None`` ones, then ``model_kwargs``."""
         exclude_if_none = {
             "presence_penalty": self.presence_penalty,
@@ -1253,7 +1253,7 @@ class ChatOpenAI(BaseChatOpenAI):
 
     @property
     def _default_params(self) -> dict[str, Any]:
-        """``max_tokens`` travels as ``max_completion_tokens``, last (``base.py:3836``)."""
+        """``max_tokens`` travels as ``max_completion_tokens``, last (``base.py:3837``)."""
         params = super()._default_params
         if "max_tokens" in params:
             params["max_completion_tokens"] = params.pop("max_tokens")

@@ -1,0 +1,1 @@
+"""The day kits: one folder per day (see ARCHITECTURE.md)."""

@@ -1,0 +1,82 @@
+"""Day 01, solved with a position map built in a loop, both sides coerced by one helper, and the
+REMOVE_ALL markers collected in a comprehension (the last one wins)."""
+
+from __future__ import annotations
+
+import uuid  # noqa: F401  (you will need it)
+from typing import Literal
+
+from miniagent.graph.message import (  # noqa: F401
+    Messages,
+    _add_messages_wrapper,
+    _format_messages,
+)
+from miniagent.messages import (  # noqa: F401
+    REMOVE_ALL_MESSAGES,
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    RemoveMessage,
+    ToolMessage,
+    convert_to_messages,
+    message_chunk_to_message,
+)
+
+
+@_add_messages_wrapper  # given: add_messages(format=...) and the error for a missing side
+def add_messages(
+    left: Messages,
+    right: Messages,
+    *,
+    format: Literal["langchain-openai"] | None = None,
+) -> Messages:
+    """The contract is the stub's docstring (exercises/day01_messages.py)."""
+    if not isinstance(left, list):
+        left = [left]
+    if not isinstance(right, list):
+        right = [right]
+    left, right = _as_messages(left), _as_messages(right)
+    for message in (*left, *right):
+        if message.id is None:
+            message.id = str(uuid.uuid4())
+
+    markers = [
+        i
+        for i, m in enumerate(right)
+        if isinstance(m, RemoveMessage) and m.id == REMOVE_ALL_MESSAGES
+    ]
+    if markers:
+        return right[markers[-1] + 1 :]
+
+    history = list(left)
+    where = {}
+    for position, message in enumerate(history):
+        where[message.id] = position  # the last one wins
+    doomed = set()
+    for message in right:
+        position = where.get(message.id)
+        if position is None:
+            if isinstance(message, RemoveMessage):
+                raise ValueError(
+                    f"Attempting to delete a message with an ID that doesn't exist ('{message.id}')"
+                )
+            where[message.id] = len(history)
+            history.append(message)
+        elif isinstance(message, RemoveMessage):
+            doomed.add(message.id)
+        else:
+            doomed.discard(message.id)
+            history[position] = message
+    history = [m for m in history if m.id not in doomed]
+
+    if format == "langchain-openai":
+        return _format_messages(history)
+    if format:
+        raise ValueError(f"Unrecognized {format=}. Expected one of 'langchain-openai', None.")
+    return history
+
+
+def _as_messages(values: list) -> list[BaseMessage]:
+    """Message-likes -> messages; a chunk -> the whole message it belongs to."""
+    return [message_chunk_to_message(m) for m in convert_to_messages(values)]
