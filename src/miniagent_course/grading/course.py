@@ -207,15 +207,19 @@ def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
     )
 
 
+REFERENCE_TESTS = "instructor/reference_tests.py"  # a "be the grader" part's answer, in its kit
+
+
 def _judgment(
     entry: dict[str, Any] | None, translated: dict[str, Any], kit: str
 ) -> Judgment | None:
-    """The ``[judgment]`` table; its ``reference`` (a file of the kit) relative to the root."""
+    """The ``[judgment]`` table; a "grader" part's reference tests are its kit's
+    ``instructor/reference_tests.py`` (kit.toml, which a learner opens, does not name them)."""
     if not entry:
         return None
     fields = {**entry, **translated}
-    if fields.get("reference"):
-        fields["reference"] = f"{kit}/{fields['reference']}"
+    if fields.get("kind") == "grader":
+        fields["reference"] = f"{kit}/{REFERENCE_TESTS}"
     return Judgment(**fields)
 
 

@@ -407,10 +407,23 @@ def course_map(page, config) -> str:
 # --- nothing leaves the machine -----------------------------------------------------------------
 
 
+_MERMAID_CLASS = re.compile(r'class="(?:[^"]*\s)?mermaid[\s"]')  # a diagram Mermaid renders
+_DIAGRAM_SCRIPTS = re.compile(
+    rf'<script src="[^"]*{VENDOR}/(?:mermaid\.min|diagram-fit)\.js"></script>'
+)
+
+
+def without_unused_mermaid(html_text: str) -> str:
+    """``html_text`` without the bundled Mermaid when the page draws no diagram: parsing its
+    3.5 MB is half of loading a page, so only pages with a diagram pay for it."""
+    return html_text if _MERMAID_CLASS.search(html_text) else _DIAGRAM_SCRIPTS.sub("", html_text)
+
+
 def on_post_page(output: str, page, config) -> str:
     if page.file.src_uri.endswith(".ipynb"):
         output = _NBCONVERT_CDN_SCRIPT.sub("", output)
         output = _EMPTY_SCRIPT.sub("", output)
+    output = without_unused_mermaid(output)
     for m in EXTERNAL_LOAD.finditer(output):
         snippet = output[m.start() : m.start() + 120].replace("\n", " ")
         log.warning("%s: loads from another host when viewed: %s", page.file.src_uri, snippet)

@@ -1,1 +1,1 @@
-"""Proofs that the grading machinery is right (see course/grading.md, "For instructors")."""
+"""Proofs that the grading machinery is right (see course/contributing/instructors.md)."""

@@ -8,7 +8,13 @@ from __future__ import annotations
 import markdown
 
 from miniagent_course.site.fences import drawing_format
-from miniagent_course.site.hooks import headings, mark_drawings, soft_breaks, toc_tokens
+from miniagent_course.site.hooks import (
+    headings,
+    mark_drawings,
+    soft_breaks,
+    toc_tokens,
+    without_unused_mermaid,
+)
 
 
 def test_a_block_with_box_drawing_characters_is_a_drawing():
@@ -79,3 +85,17 @@ def test_notebook_headings_keep_their_code_words_and_ids():
     (top,) = toc_tokens(flat)
     assert [c["id"] for c in top["children"]] == ["a", "c"]
     assert top["children"][0]["children"][0]["id"] == "b"
+
+
+def test_only_a_page_with_a_diagram_loads_mermaid():
+    scripts = (
+        '<script src="../assets/vendor/mermaid.min.js"></script>'
+        '<script src="../assets/vendor/diagram-fit.js"></script>'
+    )
+    prose = f"<p>draw_mermaid() returns the text of a Mermaid diagram</p>{scripts}"
+    assert (
+        without_unused_mermaid(prose)
+        == "<p>draw_mermaid() returns the text of a Mermaid diagram</p>"
+    )
+    for diagram in ('<pre class="mermaid">graph TD</pre>', '<div class="x mermaid">..</div>'):
+        assert without_unused_mermaid(diagram + scripts) == diagram + scripts
