@@ -37,7 +37,7 @@ COPIED = [
     "course/days",
     "notebooks",
 ]
-KILLS = "mutant kill rate"  # the user property each day's mutant proof records
+KILLS = "mutant kill rate"  # the user property each day's mutant proof records (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
@@ -237,21 +237,3 @@ def toy_course(tmp_path, monkeypatch) -> Course:
     monkeypatch.setenv("PYTHONPATH", path)
     monkeypatch.syspath_prepend(str(root / "ref"))
     return load_course(root)
-
-
-def pytest_terminal_summary(terminalreporter, config):
-    """Print the mutant kill rate the mutant proofs measured, day by day (CI logs show it).
-
-    Each day's proof records its lines as a user property, which pytest-xdist carries back
-    from the worker that ran it."""
-    days = sorted(
-        value
-        for report in terminalreporter.stats.get("passed", [])
-        if report.when == "call"
-        for name, value in getattr(report, "user_properties", ())
-        if name == KILLS
-    )
-    if days:
-        terminalreporter.write_sep("=", "miniagent grader mutants")
-        for line in [day[0] for day in days] + [line for day in days for line in day[1:]]:
-            terminalreporter.write_line(line)
