@@ -95,6 +95,7 @@ class Exercise:
     kit: str = ""  # the kit's folder, relative to the course root
     mine: tuple[str, ...] = ()  # the graded functions that join the learner's agent
     installers: tuple[tuple[str, str], ...] = ()  # (function, "module:install_function")
+    data: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # kit.toml
 
     @property
     def solutions(self) -> str:
@@ -204,6 +205,7 @@ def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
         kit=kit,
         mine=tuple(mine.get("functions", ())),
         installers=tuple(mine.get("install", {}).items()),
+        data=entry,
     )
 
 

@@ -167,6 +167,22 @@ class Predictions:
             return value
 
 
+def message_pairs(value: Any) -> None:
+    """The form of a prediction that is a list of messages: ``(type, content)`` pairs."""
+    assert isinstance(value, (list, tuple)), "a list of (type, content) or a str"
+    for pair in value:
+        assert isinstance(pair, (list, tuple)) and len(pair) == 2, (
+            f"each message is a (type, content) pair, got {pair!r}"
+        )
+
+
+def as_message_pairs(value: Any) -> Any:
+    """A list of messages as compared: ``(type, content)`` tuples, even if written as lists."""
+    if isinstance(value, (list, tuple)):
+        return [tuple(pair) if isinstance(pair, (list, tuple)) else pair for pair in value]
+    return value
+
+
 @register("predict", "a table of predictions, graded row by row against what real runs give")
 def predict(judgment: Judgment, **declaration: Any) -> tuple[Test, Test]:
     """``(the table test, the row test)``: bind them under the names the day's learners see.

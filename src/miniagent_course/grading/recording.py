@@ -27,13 +27,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from miniagent_course.grading.course import KIT_FILE, Course, Exercise, import_target, load_course
+from miniagent_course.grading.course import Course, Exercise, import_target, load_course
 from miniagent_course.sides import upstream
 
 if sys.version_info >= (3, 11):
-    import tomllib
+    pass
 else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+    pass
 
 NEEDS_UPSTREAM = 'recording needs the upstream packages: pip install -e ".[upstream]"'
 
@@ -76,17 +76,9 @@ class Recording:
         return results
 
 
-def kit_data(course: Course, exercise: Exercise) -> dict[str, Any]:
-    """An exercise's ``kit.toml`` as data, for the tables the course model does not keep
-    (``recordings``, ``[mine.loop]``, ``[[mine.scenarios]]``)."""
-    if not exercise.kit:
-        return {}
-    return tomllib.loads((course.root / exercise.kit / KIT_FILE).read_text(encoding="utf-8"))
-
-
 def kit_recordings(course: Course, exercise: Exercise) -> list[Recording]:
     """The recordings a kit names in its ``kit.toml`` (``recordings = ["module:NAME", ...]``)."""
-    return [import_target(target) for target in kit_data(course, exercise).get("recordings", [])]
+    return [import_target(target) for target in exercise.data.get("recordings", [])]
 
 
 def main(argv: Sequence[str], engine: dict[str, Recording], course: Course | None = None) -> int:

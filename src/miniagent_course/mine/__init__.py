@@ -33,7 +33,7 @@ from miniagent_course.grading.course import (
     load_implementation,
     reference_owner,
 )
-from miniagent_course.grading.recording import Recording, as_recorded, kit_data
+from miniagent_course.grading.recording import Recording, as_recorded
 from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
 
 # `miniagent_course.mine.scenarios` (it imports miniagent) is imported where it is used, so that
@@ -142,7 +142,7 @@ def kit_scenarios(course: Course) -> dict[str, Scenario]:
     ``name``, ``run`` (``module:function`` of a side and ``args``), ``args`` and ``days``."""
     found: dict[str, Scenario] = {}
     for exercise in course.exercises:
-        for entry in kit_data(course, exercise).get("mine", {}).get("scenarios", []):
+        for entry in exercise.data.get("mine", {}).get("scenarios", []):
             run = _declared(import_target(entry["run"]), tuple(entry.get("args", ())))
             found[entry["name"]] = (run, tuple(entry["days"]))
     return found

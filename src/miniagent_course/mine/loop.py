@@ -29,7 +29,7 @@ from miniagent_course.grading.course import (
     import_target,
     load_implementation,
 )
-from miniagent_course.grading.recording import Recording, as_recorded, kit_data
+from miniagent_course.grading.recording import Recording, as_recorded
 from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
 
 TIMEOUT = 10.0  # seconds for one script: your loop may not stop
@@ -64,7 +64,7 @@ class LoopReport:
 def declared_loop(course: Course) -> Loop | None:
     """The first kit's ``[mine.loop]``, resolved; None when no kit declares one."""
     for exercise in course.exercises:
-        table = kit_data(course, exercise).get("mine", {}).get("loop")
+        table = exercise.data.get("mine", {}).get("loop")
         if table:
             return Loop(
                 exercise=exercise,

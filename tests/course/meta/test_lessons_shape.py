@@ -7,9 +7,10 @@ import json
 
 import pytest
 
+from miniagent_course.grading.judgments import KINDS
+
 from .conftest import REPO
 
-KINDS = {"predict", "grader", "extend"}
 PREDICT_MARK = "predict"  # a section's prediction cell says so ("Predict, then run")
 
 

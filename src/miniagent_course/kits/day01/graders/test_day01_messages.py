@@ -33,7 +33,7 @@ from miniagent.messages import (
 from miniagent.prebuilt import create_react_agent
 from miniagent.testing import ScriptedChatModel, message_trace
 from miniagent.tools import tool
-from miniagent_course.grading.judgments import judgment_graders
+from miniagent_course.grading.judgments import as_message_pairs, judgment_graders, message_pairs
 from miniagent_course.kits.day01 import cases as reference
 from miniagent_course.sides import mini
 from miniagent_course.todo import NotStarted
@@ -389,21 +389,6 @@ def test_a_saved_thread_rewritten_with_remove_messages(impl):
 CASES = list(reference.pairs(mini()))
 
 
-def _as_result(value):
-    """A prediction as the grader writes it: (type, content) tuples, even if written as lists."""
-    if isinstance(value, (list, tuple)):
-        return [tuple(pair) if isinstance(pair, (list, tuple)) else pair for pair in value]
-    return value
-
-
-def _pairs(value):
-    assert isinstance(value, (list, tuple)), "a list of (type, content) or a str"
-    for pair in value:
-        assert isinstance(pair, (list, tuple)) and len(pair) == 2, (
-            f"each message is a (type, content) pair, got {pair!r}"
-        )
-
-
 def _what_add_messages_does(case):
     lib = mini()
     return reference.what_it_returns(lib, *reference.pairs(lib)[case])
@@ -416,6 +401,6 @@ test_predictions_are_a_table_of_every_case, test_prediction = judgment_graders(
     row="pair {case!r}",
     raised="it raised {actual}",
     gave="it returned {actual!r}",
-    shape=_pairs,
-    normalise=_as_result,
+    shape=message_pairs,
+    normalise=as_message_pairs,
 )

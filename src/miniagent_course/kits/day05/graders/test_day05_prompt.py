@@ -22,7 +22,7 @@ from miniagent.messages import AIMessage, HumanMessage, SystemMessage
 from miniagent.prebuilt.chat_agent_executor import AgentState, AgentStatePydantic
 from miniagent.runnables import Runnable, RunnableCallable, RunnableLambda, RunnableSequence
 from miniagent.testing import FakeToolCallingModel, ScriptedChatModel
-from miniagent_course.grading.judgments import judgment_graders
+from miniagent_course.grading.judgments import as_message_pairs, judgment_graders, message_pairs
 from miniagent_course.kits.day05 import cases as reference
 
 NO_SYNC = (
@@ -317,21 +317,6 @@ def test_agent_tool_loop_sees_one_system_message_per_call(impl, monkeypatch):
 CASES = list(reference.prompts(reference.miniagent_names()))
 
 
-def _as_seen(value):
-    """A prediction as the grader writes it: (type, content) tuples, even if written as lists."""
-    if isinstance(value, (list, tuple)):
-        return [tuple(pair) if isinstance(pair, (list, tuple)) else pair for pair in value]
-    return value
-
-
-def _pairs(value):
-    assert isinstance(value, (list, tuple)), "a list of (type, content) or a str"
-    for pair in value:
-        assert isinstance(pair, (list, tuple)) and len(pair) == 2, (
-            f"each message is a (type, content) pair, got {pair!r}"
-        )
-
-
 def _what_the_model_sees(case):
     lib = reference.miniagent_names()
     return reference.what_the_model_sees(lib, reference.prompts(lib)[case])
@@ -344,6 +329,6 @@ test_predictions_are_a_table_of_every_case, test_prediction = judgment_graders(
     row="prompt {case!r}",
     raised="the run raised {actual}",
     gave="the model saw {actual!r}",
-    shape=_pairs,
-    normalise=_as_seen,
+    shape=message_pairs,
+    normalise=as_message_pairs,
 )
