@@ -9,8 +9,9 @@ What it does, in build order:
    diagrams show as text, nothing is requested from outside. It also adds every lesson
    ``days/dayNN-*.md`` and notebook ``notebooks/*.ipynb`` to their nav sections, and keys
    mkdocs-jupyter's cache on the miniagent source, so a change in ``src/`` re-executes the
-   notebooks.
-2. ``on_files``: adds the notebooks (they live outside ``course/``) and the assets to the build.
+   notebooks (``MINIAGENT_SITE_NOTEBOOKS=later``: not executed at all, see ``notebooks.py``).
+2. ``on_files``: adds the notebooks (they live outside ``course/``) and the assets to the build;
+   executes the notebooks missing from the cache side by side, a log line each.
 3. ``on_page_markdown``: remembers the page for messages; expands ``<!-- course-map -->``.
 4. ``on_page_content``: marks every ``<pre>`` that holds a drawing (box-drawing characters) as
    ``ma-drawing``, so it keeps its lines and scrolls instead of wrapping; lets inline code outside
@@ -18,7 +19,8 @@ What it does, in build order:
    table a name stays whole and the table scrolls); on notebook pages, takes
    the title and the table of contents from the rendered headings (mkdocs-jupyter's drop the words
    in `code`, and its anchors then miss the headings' ids).
-5. ``on_post_page``: drops nbconvert's script that would import Mermaid from a CDN on notebook
+5. ``on_post_build``: marks the cache complete, so ``miniagent open`` knows it can build at once.
+6. ``on_post_page``: drops nbconvert's script that would import Mermaid from a CDN on notebook
    pages (the bundled Mermaid renders notebook diagrams instead) and its empty MathJax tag, then
    fails the build if any page still loads something from another host.
 """
@@ -26,7 +28,6 @@ What it does, in build order:
 from __future__ import annotations
 
 import glob
-import hashlib
 import html
 import json
 import logging
@@ -39,7 +40,8 @@ from mkdocs.structure.files import File, Files
 
 from miniagent_course.grading.course import NOTEBOOK_IMPL_ENV
 from miniagent_course.site import fences as site_fences
-from miniagent_course.text import catalog
+from miniagent_course.site import notebooks as site_notebooks
+from miniagent_course.text import catalog, site_say
 
 log = logging.getLogger("mkdocs.plugins.miniagent")
 
@@ -80,8 +82,8 @@ def _project(config) -> Path:
     return Path(config.config_file_path).resolve().parent
 
 
-def _notebooks(project: Path) -> list[Path]:
-    return sorted((project / "notebooks").glob("*.ipynb"))
+_notebooks = site_notebooks.notebooks
+_source_hash = site_notebooks.source_hash
 
 
 def _notebook_title(path: Path) -> str:
@@ -141,23 +143,6 @@ def _complete_nav(nav: list, docs: Path, project: Path) -> None:
                 notebooks.append({_notebook_title(nb): uri})
 
 
-def _source_hash(project: Path) -> str:
-    """Hash of the code notebooks run against: ``src/miniagent``, the notebooks' bench
-    (``src/miniagent_course/lab``, the sides), the day kits' ``cases.py`` and ``notebooks/*.py``;
-    the rest of the tooling does not count."""
-    h = hashlib.sha256()
-    files = sorted(project.glob("src/miniagent/**/*.py"))
-    files += sorted(project.glob("src/miniagent_course/lab/*.py"))
-    files.append(project / "src/miniagent_course/sides.py")
-    files += sorted(project.glob("tests/runtime/sides/*.py"))  # the sides, which sides.py borrows
-    files += sorted(project.glob("src/miniagent_course/kits/*/cases.py"))  # the days' cases
-    files += sorted(project.glob("notebooks/*.py"))
-    for path in files:
-        h.update(str(path.relative_to(project)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
 @event_priority(100)  # before the offline plugin, which adds a CDN shim unless one is listed
 def on_config(config):
     project = _project(config)
@@ -181,13 +166,20 @@ def on_config(config):
         os.environ[NOTEBOOK_IMPL_ENV] = "reference"
         cache = Path(jupyter.config["cache_dir"])
         base = cache if cache.is_absolute() else project / cache
-        jupyter.config["cache_dir"] = str(base / _source_hash(project))
+        key = site_notebooks.source_hash(project)
+        if site_notebooks.executes_later():  # `miniagent open`'s first pages: outputs follow
+            jupyter.config["execute"] = False
+            key += "-later"  # its own folder: the plugin evicts whatever a build did not use
+        jupyter.config["cache_dir"] = str(base / key)
     return config
 
 
 @event_priority(100)  # before mkdocs-jupyter wraps .ipynb files
 def on_files(files: Files, config) -> Files:
     project = _project(config)
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None:  # fill its cache side by side, a line per notebook
+        site_notebooks.execute_missing(_notebooks(project), jupyter.config)
     for nb in _notebooks(project):
         files.append(
             File(
@@ -323,6 +315,8 @@ def soft_breaks(html_text: str) -> str:
 def on_page_content(html_text: str, page, config, files) -> str:
     html_text = soft_breaks(mark_drawings(html_text))
     if page.file.src_uri.endswith(".ipynb"):
+        if site_notebooks.executes_later():
+            html_text = site_say("open.outputs_later") + html_text
         flat = headings(html_text)
         if flat:
             from mkdocs.structure.toc import get_toc
@@ -417,6 +411,12 @@ def without_unused_mermaid(html_text: str) -> str:
     """``html_text`` without the bundled Mermaid when the page draws no diagram: parsing its
     3.5 MB is half of loading a page, so only pages with a diagram pay for it."""
     return html_text if _MERMAID_CLASS.search(html_text) else _DIAGRAM_SCRIPTS.sub("", html_text)
+
+
+def on_post_build(config) -> None:
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None:  # every notebook is in the cache now: `miniagent open` may skip ahead
+        site_notebooks.mark_executed(_project(config), jupyter.config)
 
 
 def on_post_page(output: str, page, config) -> str:

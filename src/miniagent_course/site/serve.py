@@ -5,9 +5,14 @@
 1. finds the repository (the folder with ``mkdocs.yml``),
 2. installs the two browser assets once with ``npm ci`` if Node.js is there and they are missing
    (Mermaid for diagrams, the iframe-worker shim for search from ``file://``),
-3. runs ``mkdocs build --strict`` into ``site/`` and, if it fails, prints the reason,
+3. runs ``mkdocs build --strict`` into ``site/`` (printing a line per notebook executed, and a
+   "still building" line after 8 s of silence) and, if it fails, prints the reason,
 4. serves ``site/`` on ``http://127.0.0.1:8000`` (``--port``), opens a browser and prints the
    ``file://`` address too. With ``CI=true`` or ``--no-serve`` it stops after the build.
+
+The first time (no executed notebooks in the cache yet) step 3 builds the pages without running
+the notebooks, step 4 serves them at once, and a second build runs the notebooks (side by side, a
+line each) into ``.cache/site-next``, which then replaces ``site/`` under the running server.
 
 Returns the process exit code (0 = built, and served until Ctrl+C).
 """
@@ -16,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import functools
 import json
 import os
 import re
@@ -30,6 +34,7 @@ import webbrowser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from miniagent_course.site import notebooks as site_notebooks
 from miniagent_course.text import site_say
 
 HOST = "127.0.0.1"
@@ -68,23 +73,63 @@ def ensure_assets(project: Path) -> None:
         print("\n".join((run.stdout + run.stderr).splitlines()[-15:]))
 
 
-def build(project: Path, site_dir: Path) -> bool:
-    """``mkdocs build --strict``; print why when it fails."""
-    print(site_say("open.building"), flush=True)
+HEARTBEAT = 8.0  # seconds of silence before a "still building" line
+
+
+def build_command(site_dir: Path) -> list[str]:
+    return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+
+
+def _run_build(command: list[str], project: Path, env: dict[str, str]) -> tuple[int, str]:
+    """Run a build command in a child process; relay each notebook's progress line as it comes
+    and, after ``HEARTBEAT`` s without one, a "still building" line. Returns (code, log)."""
     started = time.monotonic()
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")  # material's end-of-life banner
-    run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+    run = subprocess.Popen(
+        command,
         cwd=project,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
         env=env,
     )
-    if run.returncode == 0:
+    lines: list[str] = []
+    last = [time.monotonic()]
+    done = threading.Event()
+
+    def heartbeat() -> None:
+        while not done.wait(min(1.0, HEARTBEAT / 4)):
+            if time.monotonic() - last[0] >= HEARTBEAT:
+                seconds = time.monotonic() - started
+                print(site_say("open.still_building", seconds=seconds), flush=True)
+                last[0] = time.monotonic()
+
+    ticker = threading.Thread(target=heartbeat, daemon=True)
+    ticker.start()
+    assert run.stdout is not None
+    for line in run.stdout:
+        lines.append(line)
+        if site_notebooks.PROGRESS in line:
+            text = _ANSI.sub("", line).split(site_notebooks.PROGRESS, 1)[1]
+            print(site_say("open.progress", line="notebook" + text.rstrip()), flush=True)
+            last[0] = time.monotonic()
+    code = run.wait()
+    done.set()
+    return code, "".join(lines)
+
+
+def _build_env(**extra: str) -> dict[str, str]:
+    return dict(os.environ, NO_MKDOCS_2_WARNING="1", **extra)  # material's end-of-life banner
+
+
+def build(project: Path, site_dir: Path, env: dict[str, str] | None = None) -> bool:
+    """``mkdocs build --strict`` with progress lines; print why when it fails."""
+    started = time.monotonic()
+    code, log = _run_build(build_command(site_dir), project, env or _build_env())
+    if code == 0:
         print(site_say("open.built", seconds=time.monotonic() - started, site_dir=site_dir))
         return True
     print(site_say("open.build_failed"), file=sys.stderr)
-    print(build_failure_summary(run.stdout + run.stderr), file=sys.stderr)
+    print(build_failure_summary(log), file=sys.stderr)
     print(site_say("open.build_failed_hint"), file=sys.stderr)
     return False
 
@@ -114,9 +159,20 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def make_server(site_dir: Path, port: int, tries: int = 20) -> ThreadingHTTPServer:
+class _Folder:
+    """The folder a server serves; ``miniagent open`` points it at the finished site later."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+
+def make_server(site_dir: Path | _Folder, port: int, tries: int = 20) -> ThreadingHTTPServer:
     """A server for ``site_dir`` on 127.0.0.1, on ``port`` or the next free one."""
-    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    folder = site_dir if isinstance(site_dir, _Folder) else _Folder(site_dir)
+
+    def handler(*args, **kwargs):  # each request reads the folder served now
+        return _QuietHandler(*args, directory=str(folder.path), **kwargs)
+
     for candidate in range(port, port + tries):
         try:
             server = ThreadingHTTPServer((HOST, candidate), handler)
@@ -175,14 +231,53 @@ def open_course(argv: list[str] | None = None) -> int:
         return 2
     ensure_assets(project)
     site_dir = project / "site"
-    if not build(project, site_dir):
+    serve = not (args.no_serve or os.environ.get("CI", "").lower() in ("1", "true", "yes"))
+    ready = site_notebooks.all_executed(project, project / site_notebooks.CACHE_DIR)
+    if not ready:
+        total = len(site_notebooks.notebooks(project))
+        print(site_say("open.notebooks_missing", total=total), flush=True)
+    if not serve or ready:  # one build, notebooks included
+        print(site_say("open.building"), flush=True)
+        if not build(project, site_dir):
+            return 1
+        print(site_say("open.file_url", file_url=(site_dir / "index.html").as_uri()))
+        if not serve:
+            print(site_say("open.ci_no_serve"))
+            return 0
+        return _serve(project, _Folder(site_dir), args)
+    # the pages first, served at once; the notebooks run behind them
+    print(site_say("open.building_pages"), flush=True)
+    if not build(project, site_dir, _build_env(**{site_notebooks.LATER_ENV: "later"})):
         return 1
-    print(site_say("open.file_url", file_url=(site_dir / "index.html").as_uri()))
-    if args.no_serve or os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        print(site_say("open.ci_no_serve"))
-        return 0
+    folder = _Folder(site_dir)
+    finisher = threading.Thread(target=_finish, args=(project, folder), daemon=True)
+    return _serve(project, folder, args, then=finisher)
+
+
+def _finish(project: Path, folder: _Folder) -> None:
+    """Build the whole site beside the one being served, then serve it from ``site/``."""
+    print(site_say("open.outputs_building"), flush=True)
+    started = time.monotonic()
+    site_dir = folder.path
+    fresh = project / ".cache" / "site-next"
+    shutil.rmtree(fresh, ignore_errors=True)
+    code, log = _run_build(build_command(fresh), project, _build_env())
+    if code != 0:
+        print(site_say("open.outputs_failed"), file=sys.stderr)
+        print(build_failure_summary(log), file=sys.stderr)
+        return
+    folder.path = fresh  # serve the new site while site/ is replaced
+    shutil.rmtree(site_dir, ignore_errors=True)
+    shutil.move(str(fresh), str(site_dir))
+    folder.path = site_dir
+    print(site_say("open.outputs_ready", seconds=time.monotonic() - started), flush=True)
+
+
+def _serve(
+    project: Path, folder: _Folder, args: argparse.Namespace, then: threading.Thread | None = None
+) -> int:
     try:
-        server = make_server(site_dir, args.port)
+        server = make_server(folder, args.port)
     except OSError as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -191,6 +286,8 @@ def open_course(argv: list[str] | None = None) -> int:
     print(site_say("open.serving", url=url), flush=True)
     if not args.no_browser:
         threading.Timer(0.5, _open_browser, args=(url,)).start()
+    if then is not None:
+        then.start()
     try:
         server.serve_forever()
     except KeyboardInterrupt:

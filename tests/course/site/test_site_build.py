@@ -87,6 +87,11 @@ def test_strict_build_with_and_without_node(tmp_path):
         pytest.skip("npm assets not installed (run `npm ci`): only the build without Node ran")
     full = build(tmp_path / "full")
     assert full.returncode == 0, full.stdout + full.stderr
+    # the notebooks ran side by side into mkdocs-jupyter's own cache entries: the plugin rendered
+    # none itself, and the second build (same cache) ran none again
+    for run in (plain, full):
+        assert "Cache miss, writing" not in run.stdout + run.stderr
+    assert "miniagent: notebooks: executing" not in full.stdout + full.stderr
     html = pages(tmp_path / "full")
     check_common(tmp_path / "full", html)
     assert (tmp_path / "full/assets/vendor/mermaid.min.js").is_file()
