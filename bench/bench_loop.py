@@ -1,13 +1,16 @@
 """The learner's loop: how long the course's everyday commands take. Prints a table, asserts nothing.
 
-    python bench/bench_loop.py            # about 8 minutes on an idle 2-core machine
+    python bench/bench_loop.py            # about 10 minutes on an idle 2-core machine
     python bench/bench_loop.py --quick    # one timed run of each (about 4 minutes)
-    python bench/bench_loop.py --only check,pytest   # some of: check, site, notebooks, pytest
+    python bench/bench_loop.py --only check,list,pytest  # of: check, list, site, notebooks, pytest
 
 Everything runs in a temporary copy of the course (``copy_course``: the repository without
 ``.git``, ``.venv``, ``site/``, caches and ``exercises/``; ``node_modules`` is linked), whose
 ``exercises/`` is laid out from the pristine stubs -- or, for "solved", with each graded function
-replaced by the reference's own source (``solved_source`` of ``tests/course/meta/conftest.py``).
+replaced by the reference's own source (``solved_source`` of ``tests/course/meta/conftest.py``)
+and each day's predictions table written as values, as a learner writes it (the reference
+computes it by running every case, for each row's grader); or, for "failing", solved but for a
+mistake: the day's first graded function returns None.
 The repository's own ``exercises/``, ``site/`` and caches are never touched. Commands run as a
 learner runs them: the venv's console scripts, from the course root, with bytecode caching on.
 The packages themselves (miniagent, miniagent_course) come from the installed package, as on a
@@ -15,15 +18,18 @@ learner's machine: with an editable install, that is this checkout's ``src/``.
 
 Contract (each printed with PASS/MISS; wall time of the whole command, spawn to exit):
 
-* ``miniagent check dayNN`` <= 1 s for a solved day, warm: for every day kit, one
-  untimed call, then the median of the timed calls (the days take turns);
+* ``miniagent check dayNN`` <= 0.5 s, warm, for a day not started, a solved day and a day with a
+  failing function: for every day kit, one untimed call, then the timed calls (the days take
+  turns); the slowest day's median, and each day's minimum and median printed;
+* ``miniagent list`` <= 1 s when no exercise changed since the last ``list``, <= 1.5 s after one
+  exercise file changed (it regrades that day only): the median of the timed calls;
 * all notebooks executed <= 60 s: nbclient, one after another, as
   ``tests/course/notebooks/test_notebooks.py`` runs them (``MINIAGENT_NOTEBOOK_IMPL=reference``);
   the median of the passes;
 * ``mkdocs build --strict`` <= 20 s with the executed notebooks cached: one build fills the cache
   (its time is printed, no target), then the median of the timed builds;
-* the README's plain ``pytest`` (no arguments: ``testpaths`` of pyproject.toml) <= 30 s with every
-  day not started and <= 60 s with every day solved: one untimed run, then the median.
+* the README's plain ``pytest`` (no arguments: ``testpaths`` of pyproject.toml) <= 5 s with every
+  day not started and <= 6 s with every day solved: one untimed run, then the median.
 
 Each timed command is checked (a solved day must pass, the site must build, pytest must end with
 every day in the expected state), so a broken setup fails loudly instead of timing an error.
@@ -31,6 +37,7 @@ every day in the expected state), so a broken setup fails loudly instead of timi
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -45,14 +52,29 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-from miniagent_course.grading.course import Course, Exercise, load_course, pristine_stub
+from miniagent_course.grading.course import (
+    Course,
+    Exercise,
+    load_course,
+    load_implementation,
+    pristine_stub,
+)
 from miniagent_course.text import say
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the venv's console scripts: miniagent, pytest, mkdocs
-REPS = {"check": 5, "notebooks": 3, "mkdocs": 3, "pytest": 5}
-QUICK_REPS = {"check": 1, "notebooks": 1, "mkdocs": 1, "pytest": 1}
-TARGETS = {"check": 1.0, "notebooks": 60.0, "mkdocs": 20.0, "pytest_new": 30.0, "pytest_done": 60.0}
+REPS = {"check": 5, "list": 5, "notebooks": 3, "mkdocs": 3, "pytest": 5}
+QUICK_REPS = {"check": 1, "list": 1, "notebooks": 1, "mkdocs": 1, "pytest": 1}
+TARGETS = {
+    "check": 0.5,
+    "list": 1.0,
+    "list_one": 1.5,
+    "notebooks": 60.0,
+    "mkdocs": 20.0,
+    "pytest_new": 5.0,
+    "pytest_done": 6.0,
+}
+STATES = {"not_started": "not started", "done": "solved", "failing": "failing"}  # check's days
 NOT_COPIED = {"venv", "site", "exercises", "node_modules", "build", "dist"}  # and dot-folders
 NOT_COPIED_ANYWHERE = ["__pycache__", "*.pyc", ".cache", ".*_cache", ".hypothesis", ".miniagent"]
 
@@ -71,9 +93,10 @@ def _meta_conftest() -> ModuleType:
     return module
 
 
-def copy_course(destination: Path, *, solved: bool) -> Course:
+def copy_course(destination: Path, *, solved: bool, failing: bool = False) -> Course:
     """A copy of the course in ``destination`` (see the module docstring), its exercises laid
-    out from the stubs, or solved with the reference when ``solved``."""
+    out from the stubs, or solved with the reference when ``solved`` (with a mistake in each day's
+    first graded function when ``failing`` too)."""
     ignore = shutil.ignore_patterns(*NOT_COPIED_ANYWHERE)
     for entry in REPO.iterdir():
         if entry.name in NOT_COPIED or entry.name.startswith("."):
@@ -91,7 +114,43 @@ def copy_course(destination: Path, *, solved: bool) -> Course:
         target = destination / exercise.file
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(solve(exercise, stub) if solve else stub, encoding="utf-8")
+        if solve:
+            written = target.read_text(encoding="utf-8")
+            target.write_text(tables_as_values(course, exercise, written), encoding="utf-8")
+        if solve and failing:
+            with target.open("a", encoding="utf-8") as file:
+                file.write(mistake(exercise))
     return course
+
+
+def tables_as_values(course: Course, exercise: Exercise, source: str) -> str:
+    """``source`` with the day's predictions function returning its table as values (what a
+    learner writes), instead of the reference's runs of every case. Unchanged for a day without
+    a predictions table, or one whose values are not Python literals."""
+    judgment = exercise.judgment
+    if judgment is None or judgment.kind != "predict":
+        return source
+    name = judgment.function or "predictions"
+    table = load_implementation(course, exercise, "learner").functions[name]()
+    text = repr(table)
+    try:
+        if ast.literal_eval(text) != table:
+            return source
+    except (ValueError, SyntaxError):
+        return source
+    node = next(
+        n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name
+    )
+    lines = source.splitlines(keepends=True)
+    start = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+    lines[start : node.end_lineno] = [f"def {name}():\n    return {text}\n"]
+    return "".join(lines)
+
+
+def mistake(exercise: Exercise) -> str:
+    """A redefinition of the day's first graded function that returns None: a failing day."""
+    name = exercise.functions[0].name
+    return f"\n\ndef {name}(*args, **kwargs):  # a mistake\n    return None\n"
 
 
 def learner_env() -> dict[str, str]:
@@ -106,13 +165,15 @@ def learner_env() -> dict[str, str]:
     return {**env, "NO_MKDOCS_2_WARNING": "1"}
 
 
-def timed(command: Sequence[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess[str]]:
+def timed(
+    command: Sequence[str], cwd: Path, codes: Sequence[int] = (0,)
+) -> tuple[float, subprocess.CompletedProcess[str]]:
     """Wall seconds of ``command`` from spawn to exit, and the finished process; raises if the
-    command fails."""
+    command exits with a code not in ``codes``."""
     t0 = time.perf_counter()
     done = subprocess.run(list(command), cwd=cwd, env=learner_env(), capture_output=True, text=True)
     elapsed = time.perf_counter() - t0
-    if done.returncode != 0:
+    if done.returncode not in codes:
         output = (done.stdout + done.stderr)[-3000:]
         raise RuntimeError(f"{' '.join(command)} exited with {done.returncode}:\n{output}")
     return elapsed, done
@@ -125,13 +186,29 @@ def check_command(exercise: Exercise) -> list[str]:
     return [str(BIN / "miniagent"), "check", exercise.id]
 
 
-def bench_check(course: Course, days: Sequence[Exercise], reps: int) -> dict[str, float]:
-    """Median seconds of ``miniagent check <day>`` per solved day, warm (see the docstring)."""
+def bench_check(
+    course: Course, days: Sequence[Exercise], reps: int, expected: str = "done"
+) -> dict[str, float]:
+    """Median seconds of ``miniagent check <day>`` per day, warm (see the docstring); each day's
+    status line must say ``expected`` (``done``, ``not_started`` or ``failing``)."""
+    return {
+        day: statistics.median(t) for day, t in check_times(course, days, reps, expected).items()
+    }
+
+
+def check_times(
+    course: Course, days: Sequence[Exercise], reps: int, expected: str = "done"
+) -> dict[str, list[float]]:
+    """Every timed run of ``miniagent check <day>``, per day (see :func:`bench_check`)."""
+    status = say(f"status.{expected}", n=0, m=0).split("0")[0]  # "done", "failing ", ...
 
     def run(exercise: Exercise) -> float:
-        elapsed, done = timed(check_command(exercise), course.root)
+        elapsed, done = timed(check_command(exercise), course.root, codes=(0, 1))
         output = done.stdout + done.stderr
-        if say("cli.done", day=exercise.id) not in output:
+        first = output.splitlines()[0] if output.strip() else ""
+        if f" {exercise.id}  " not in first or status not in first.split(exercise.title[:20])[-1]:
+            raise RuntimeError(f"{exercise.id} is not {status!r} here:\n{output}")
+        if expected == "done" and say("cli.done", day=exercise.id) not in output:
             raise RuntimeError(f"{exercise.id} does not pass with the reference:\n{output}")
         return elapsed
 
@@ -141,7 +218,37 @@ def bench_check(course: Course, days: Sequence[Exercise], reps: int) -> dict[str
     for _ in range(reps):  # the days take turns: a slow spell of the machine hits all alike
         for exercise in days:
             times[exercise.id].append(run(exercise))
-    return {day: statistics.median(t) for day, t in times.items()}
+    return times
+
+
+def list_command() -> list[str]:
+    return [str(BIN / "miniagent"), "list"]
+
+
+def bench_list(course: Course, reps: int, changed: Exercise | None = None) -> float:
+    """Median seconds of ``miniagent list`` after one untimed call (which fills its cache); with
+    ``changed``, that day's exercise file gets a new comment line before each timed call, so each
+    call regrades that one day. The file is put back after."""
+    path = course.root / changed.file if changed is not None else None
+    original = path.read_text(encoding="utf-8") if path is not None else ""
+
+    def run() -> float:
+        elapsed, done = timed(list_command(), course.root)
+        if not all(f" {e.id}  " in done.stdout for e in course.exercises):
+            raise RuntimeError(f"miniagent list did not list every day:\n{done.stdout}")
+        return elapsed
+
+    run()  # untimed: fills the status cache
+    times = []
+    try:
+        for n in range(reps):
+            if path is not None:
+                path.write_text(original + f"\n# edit {n}\n", encoding="utf-8")
+            times.append(run())
+    finally:
+        if path is not None:
+            path.write_text(original, encoding="utf-8")
+    return statistics.median(times)
 
 
 def notebooks_of(course: Course) -> list[Path]:
@@ -246,17 +353,45 @@ def row(label: str, target: str, measured: str, ok: bool | None) -> str:
     return f"| {label} | {target} | {measured} | {'info' if ok is None else verdict(ok)} |"
 
 
-def part_check(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
-    checks = bench_check(solved, solved.exercises, reps["check"])
-    for day, seconds in checks.items():
-        print(f"miniagent check {day:6s} (solved, warm)          {seconds:7.2f} s")
-    slowest = max(checks, key=checks.__getitem__)
-    ok = checks[slowest] <= TARGETS["check"]
-    measured = f"{checks[slowest]:.2f} s ({slowest})"
-    return [row("`miniagent check dayNN`, solved, warm: slowest day", "<= 1 s", measured, ok)]
+def part_check(copies: dict[str, Course], reps: dict[str, int]) -> list[str]:
+    rows = []
+    workspaces = {"not_started": "new", "done": "solved", "failing": "failing"}
+    for expected, label in STATES.items():
+        course = copies[workspaces[expected]]
+        times = check_times(course, course.exercises, reps["check"], expected)
+        for day, seconds in times.items():
+            print(f"miniagent check {day:6s} ({label + ', warm)':18s}  min {min(seconds):5.2f} s"
+                  f"  median {statistics.median(seconds):5.2f} s")  # fmt: skip
+        medians = {day: statistics.median(t) for day, t in times.items()}
+        slowest = max(medians, key=medians.__getitem__)
+        fastest = min(medians, key=medians.__getitem__)
+        under = sum(1 for m in medians.values() if m <= TARGETS["check"])
+        measured = (
+            f"{medians[slowest]:.2f} s ({slowest}); fastest {medians[fastest]:.2f} s "
+            f"({fastest}); {under} of {len(medians)} days under"
+        )
+        ok = medians[slowest] <= TARGETS["check"]
+        label = f"`miniagent check dayNN`, {label}, warm: slowest day"
+        rows.append(row(label, f"<= {TARGETS['check']:g} s", measured, ok))
+    return rows
 
 
-def part_site(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
+def part_list(copies: dict[str, Course], reps: dict[str, int]) -> list[str]:
+    course = copies["solved"]
+    unchanged = bench_list(course, reps["list"])
+    one = bench_list(course, reps["list"], changed=course.exercises[len(course.exercises) // 2])
+    print(f"miniagent list, nothing changed                  {unchanged:7.2f} s")
+    print(f"miniagent list, one exercise file changed        {one:7.2f} s")
+    return [
+        row("`miniagent list`, nothing changed", f"<= {TARGETS['list']:g} s", f"{unchanged:.2f} s",
+            unchanged <= TARGETS["list"]),
+        row("`miniagent list`, one exercise file changed", f"<= {TARGETS['list_one']:g} s",
+            f"{one:.2f} s", one <= TARGETS["list_one"]),
+    ]  # fmt: skip
+
+
+def part_site(copies: dict[str, Course], reps: dict[str, int]) -> list[str]:
+    new = copies["new"]
     cold, warm = bench_site(new, reps["mkdocs"])
     print(f"mkdocs build --strict, filling the notebook cache {cold:7.1f} s")
     print(f"mkdocs build --strict, notebooks cached          {warm:7.1f} s")
@@ -265,7 +400,8 @@ def part_site(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
                 warm <= TARGETS["mkdocs"])]  # fmt: skip
 
 
-def part_notebooks(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
+def part_notebooks(copies: dict[str, Course], reps: dict[str, int]) -> list[str]:
+    new = copies["new"]
     notebooks = bench_notebooks(new, notebooks_of(new), reps["notebooks"])
     for name, seconds in notebooks.items():
         print(f"notebook {name:40s} {seconds:7.1f} s")
@@ -274,8 +410,9 @@ def part_notebooks(new: Course, solved: Course, reps: dict[str, int]) -> list[st
                 f"{total:.1f} s", total <= TARGETS["notebooks"])]  # fmt: skip
 
 
-def part_pytest(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
+def part_pytest(copies: dict[str, Course], reps: dict[str, int]) -> list[str]:
     rows = []
+    new, solved = copies["new"], copies["solved"]
     for course, state, key in ((new, "not_started", "pytest_new"), (solved, "done", "pytest_done")):
         seconds = bench_pytest(course, reps["pytest"], state)
         label = "every day not started" if state == "not_started" else "every day solved"
@@ -286,7 +423,13 @@ def part_pytest(new: Course, solved: Course, reps: dict[str, int]) -> list[str]:
     return rows
 
 
-PARTS = {"check": part_check, "site": part_site, "notebooks": part_notebooks, "pytest": part_pytest}
+PARTS = {
+    "check": part_check,
+    "list": part_list,
+    "site": part_site,
+    "notebooks": part_notebooks,
+    "pytest": part_pytest,
+}
 
 
 def main(argv: list[str]) -> None:
@@ -303,10 +446,14 @@ def main(argv: list[str]) -> None:
     print(f"timed runs: {reps}; wall seconds, spawn to exit, median\n")
     summary: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bench-loop-") as tmp:
-        new = copy_course(Path(tmp) / "new", solved=False)
-        solved = copy_course(Path(tmp) / "solved", solved=True)
+        copies = {
+            "new": copy_course(Path(tmp) / "new", solved=False),
+            "solved": copy_course(Path(tmp) / "solved", solved=True),
+        }
+        if "check" in parts:
+            copies["failing"] = copy_course(Path(tmp) / "failing", solved=True, failing=True)
         for part in parts:
-            summary += PARTS[part](new, solved, reps)
+            summary += PARTS[part](copies, reps)
     print(f"\n(load average at the end: {os.getloadavg()[0]:.1f})\n")
     print("| the learner's loop (2 cores) | target | measured | |")
     print("|---|---|---|---|")

@@ -10,14 +10,16 @@
     miniagent trace [--agent A]  the demo, then the request body of every model call (JSON)
     miniagent open               build the course site and open it
     miniagent grade --json FILE  for instructors: a Gradescope results.json (strict)
+    miniagent classroom WHAT     for instructors: Gradescope zip, GitHub Classroom, a class CSV
 
-Grading runs pytest in a subprocess (see ``grading/run.py``); every message comes from
+Grading runs pytest in a process of its own (see ``grading/run.py``); every message comes from
 ``text/cli.<lang>.toml``.
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import importlib
 import importlib.util
@@ -47,13 +49,15 @@ from miniagent_course.grading.course import (
     todo_line,
     untouched,
 )
-from miniagent_course.grading.report import WIDTH, fit, short_name
+from miniagent_course.grading.report import SEVERITY, WIDTH, fit, short_name
 from miniagent_course.grading.run import GradingRun, run_graders
+from miniagent_course.grading.sealed import first_tries
 from miniagent_course.text import say
 
 STATE_FILE = Path(".miniagent") / "state.json"
 STATUS_CACHE = Path(".miniagent") / "status.json"  # `miniagent list`'s day statuses, by content
 SITE_URL = "http://127.0.0.1:8000"  # where `miniagent open` serves the course (its default port)
+SITE_ADDRESS = Path(".miniagent") / "site.json"  # site/serve.py's ADDRESS_FILE: where it serves now
 SITE_DOCS = "course"  # mkdocs.yml's docs_dir; pages are <name>.html (use_directory_urls: false)
 DEFAULT_GRADE_REPORT = "results.grade.json"  # git ignores *.grade.json
 MARKS = {"done": "✓", "failing": "✗", "broken": "✗", "in_progress": "…", "not_started": "·"}
@@ -146,6 +150,9 @@ def _parser() -> argparse.ArgumentParser:
     grade = commands.add_parser("grade", help=say("cli.help_grade"))
     grade.add_argument("--json", metavar="FILE", help=say("cli.help_grade_json"))
     grade.add_argument("days", nargs="*", help=say("cli.help_day"))
+    from miniagent_course.classroom.commands import add_parser as add_classroom_parser
+
+    add_classroom_parser(commands)  # `miniagent classroom ...`: its own subcommands
     return parser
 
 
@@ -281,9 +288,11 @@ def _explain_failures(course: Course, exercise: Exercise, run: GradingRun, detai
 def lesson_address(exercise: Exercise, root: Path | None = None) -> str:
     """Where the lesson is on the site ``miniagent open`` serves, and its file."""
     page = Path(exercise.lesson).relative_to(SITE_DOCS).with_suffix(".html").as_posix()
-    from miniagent_course.site.serve import served_address  # stdlib only: cheap
+    address = SITE_URL
+    if root is not None and (root / SITE_ADDRESS).exists():  # `miniagent open` has served it
+        from miniagent_course.site.serve import served_address  # http.server: only then
 
-    address = served_address(root, SITE_URL) if root is not None else SITE_URL
+        address = served_address(root, SITE_URL)
     return say("cli.lesson_address", url=f"{address}/{page}", file=exercise.lesson)
 
 
@@ -306,41 +315,65 @@ def _day_key(course: Course, exercise: Exercise) -> str:
     return digest.hexdigest()
 
 
-def _graded_with_cache(course: Course) -> GradingRun:
-    """Every day's status, regrading only the days whose files changed since the last ``list``.
+def _graded_with_cache(course: Course, exercises: Sequence[Exercise] = ()) -> GradingRun:
+    """Every day's status (or those of ``exercises``), regrading only the days whose files
+    changed since they were last graded this way (``list``, ``hint``).
 
     Kept in ``.miniagent/status.json``; a day's entry is trusted only while its key (the content
-    of the learner's file, its kit.toml and its graders) is unchanged.
+    of the learner's file, its kit.toml and its graders) is unchanged. An entry holds the day's
+    status, its words and ``checks``: each grader test's worst outcome, by the test's name.
     """
     path = course.root / STATUS_CACHE
     try:
         cache = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         cache = {}
-    keys = {e.id: _day_key(course, e) for e in course.exercises}
-    stale = [e for e in course.exercises if cache.get(e.id, {}).get("key") != keys[e.id]]
+    wanted = list(exercises) or list(course.exercises)
+    keys = {e.id: _day_key(course, e) for e in wanted}
+    stale = [
+        e
+        for e in wanted
+        if cache.get(e.id, {}).get("key") != keys[e.id] or "checks" not in cache[e.id]
+    ]
     if stale:
         run = _grade(course, stale)
         for exercise in stale:
             if run.exitstatus != -1 and run.day_status(exercise) != "broken":
-                status, text = run.day_status(exercise), run.day_text(exercise)
-                cache[exercise.id] = {"key": keys[exercise.id], "status": status, "text": text}
+                cache[exercise.id] = {
+                    "key": keys[exercise.id],
+                    "status": run.day_status(exercise),
+                    "text": run.day_text(exercise),
+                    "checks": _checks(run.day_tests(exercise)),
+                }
             else:  # a run that did not finish says nothing lasting about the day
                 cache.pop(exercise.id, None)
         path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps(cache, indent=1) + "\n", encoding="utf-8")
-    status = {e.id: cache[e.id] for e in course.exercises if e.id in cache}
+    status = {e.id: cache[e.id] for e in wanted if e.id in cache}
     return GradingRun(exitstatus=0, output="", status={"learner": status})
 
 
+def _checks(tests: list[dict[str, Any]]) -> dict[str, str]:
+    """``{test name: worst outcome}``: ``test_y`` for ``.../test_x.py::test_y[learner-a]``."""
+    worst: dict[str, str] = {}
+    for test in tests:
+        name = test["nodeid"].split("::")[-1].split("[")[0]
+        if SEVERITY[test["status"]] >= SEVERITY.get(worst.get(name, "passed"), 0):
+            worst[name] = test["status"]
+    return worst
+
+
 def list_days(course: Course, args: argparse.Namespace) -> int:
-    """Every day with its status and how many hints were used."""
+    """Every day with its status, how many hints were used, and a predict day's first try."""
     run = _graded_with_cache(course)
     shown = _load_state(course).get("hints_shown", {})
     hints = {
-        e.id: say("cli.hints_used", shown=shown.get(e.id, 0), total=len(e.hints))
+        e.id: say("cli.hints_used", shown=len(_shown(shown.get(e.id))), total=len(e.hints))
         for e in course.exercises
     }
+    tries = first_tries(course.root, hints)  # a predict day's recorded first try
+    for day, first in tries.items():
+        hints[day] = say("cli.list_first_try", hints=hints[day], score=first.score)
     width = _title_width(course.exercises, run, after=max(map(len, hints.values())))
     for exercise in course.exercises:
         print(_status_line(exercise, run, width, after=hints[exercise.id]))
@@ -382,25 +415,91 @@ def _save_state(course: Course, state: dict[str, Any]) -> None:
 
 
 def hint(course: Course, args: argparse.Namespace) -> int:
-    """Show the next hint of a day (the hints you saw before stay listed above it)."""
+    """Show the next hint of a day: the first you have not seen that helps with a check that
+    fails now, else the next in order (``--all``: every hint you have seen, in order)."""
     exercise = course.exercise(args.day)
     state = _load_state(course)
-    shown = state.setdefault("hints_shown", {})
+    shown_by_day = state.setdefault("hints_shown", {})
+    shown = _shown(shown_by_day.get(exercise.id))
     total = len(exercise.hints)
-    seen = shown.get(exercise.id, 0)
-    count = min(seen + 1, total)
-    first = 1 if args.all else count  # the earlier hints only when asked: each call adds one
-    for number, text in enumerate(exercise.hints[first - 1 : count], first):
-        print(say("cli.hint", n=number, total=total, text=text))
-    if first > 1:
-        print(say("cli.hint_earlier", day=exercise.id, last=first - 1))
-    if count == total:
+    if total == 0:
+        return 0
+    number, check = _pick_hint(exercise, shown, _day_checks(course, exercise))
+    earlier = [n for n in shown if n != number]
+    if number not in shown:
+        shown.append(number)
+    for n in sorted(shown) if args.all else [number]:
+        text = exercise.hints[n - 1]
+        if n == number and check:
+            print(say("cli.hint_for", n=n, total=total, check=check, text=text))
+        else:
+            print(say("cli.hint", n=n, total=total, text=text))
+    if earlier and not args.all:
+        print(say("cli.hint_earlier", day=exercise.id, count=len(earlier)))
+    if len(shown) == total:
         print(say("cli.hint_last", lesson=lesson_address(exercise, course.root)))
     else:
         print(say("cli.hint_more", day=exercise.id))
-    shown[exercise.id] = count
+    shown_by_day[exercise.id] = shown
     _save_state(course, state)
     return 0
+
+
+def _shown(saved: Any) -> list[int]:
+    """The hints of a day seen so far, in the order they were shown (an older state.json kept
+    only how many: the first ones)."""
+    if isinstance(saved, int):
+        return list(range(1, saved + 1))
+    return [n for n in saved if isinstance(n, int)] if isinstance(saved, list) else []
+
+
+def _day_checks(course: Course, exercise: Exercise) -> dict[str, str] | None:
+    """Each grader test's outcome now, by name, when a hint of the day is tied to tests. None
+    (the hints come in order) for a day with plain hints, a day not started (nothing is graded)
+    and a day that cannot be graded (a file that does not load)."""
+    if not any(exercise.hint_checks) or untouched(course, exercise):
+        return None
+    entry = _graded_with_cache(course, [exercise]).status["learner"].get(exercise.id)
+    return entry.get("checks") if entry else None
+
+
+FAILING = ("failed", "error")  # a check that fails now
+WAITING = ("not_started", "not_run")  # a check whose code is not written (or not reached) yet
+
+
+def _pick_hint(
+    exercise: Exercise, shown: list[int], checks: dict[str, str] | None
+) -> tuple[int, str]:
+    """The hint to show and the check it was chosen for ("" when chosen by its order).
+
+    First the first unseen hint tied to a failing check, then one tied to a check still waiting
+    for code, then the next unseen hint in order; once all were seen, the one that helps most
+    now (else the last one shown). A hint is tied to a whole part, never to one case of a
+    prediction table, so which hint comes never tells which prediction is wrong.
+    """
+    numbers = range(1, len(exercise.hints) + 1)
+    unseen = [n for n in numbers if n not in shown]
+    for candidates in (unseen, list(numbers)):
+        for outcomes in (FAILING, WAITING):
+            for n in candidates:
+                globs = exercise.hint_checks[n - 1] if n <= len(exercise.hint_checks) else ()
+                check = _tied_check(globs, checks, outcomes)
+                if check:
+                    return n, check
+        if candidates is unseen and unseen:
+            return unseen[0], ""
+    return (shown[-1] if shown else 1), ""
+
+
+def _tied_check(
+    globs: Sequence[str], checks: dict[str, str] | None, outcomes: tuple[str, ...]
+) -> str:
+    """The first check that one of ``globs`` names and whose outcome is one of ``outcomes``."""
+    for glob in globs if checks else ():
+        for name, outcome in checks.items():
+            if outcome in outcomes and fnmatch.fnmatchcase(name, glob):
+                return name
+    return ""
 
 
 # --- watch ---------------------------------------------------------------------------------------
@@ -717,6 +816,16 @@ def _open(argv: list[str]) -> int:
     return open_course(argv)
 
 
+# --- classroom -----------------------------------------------------------------------------------
+
+
+def classroom(course: Course, args: argparse.Namespace) -> int:
+    """For instructors: ``miniagent classroom gradescope|github|grade|check|sample``."""
+    from miniagent_course.classroom.commands import run
+
+    return run(course, args)
+
+
 COMMANDS: dict[str, Callable[[Course, argparse.Namespace], int]] = {
     "list": list_days,
     "check": check,
@@ -727,6 +836,7 @@ COMMANDS: dict[str, Callable[[Course, argparse.Namespace], int]] = {
     "grade": grade,
     "mine": mine,
     "trace": trace,
+    "classroom": classroom,
 }
 
 

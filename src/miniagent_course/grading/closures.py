@@ -15,6 +15,9 @@ the other inner functions and the values ``create_react_agent`` computed (``stat
 
 The graders' *reference* for such a function is the real one with other closure values:
 ``rebind(reference_inner_function("_are_more_steps_needed"), should_return_direct={"x"})``.
+
+The same cells hold a learner's function that a decorator turned into an object (a middleware
+made by ``@dynamic_prompt``): :func:`written_function` finds it, so it is graded as written.
 """
 
 from __future__ import annotations
@@ -85,3 +88,48 @@ def rebind(fn: Callable[..., Any], **values: Any) -> Callable[..., Any]:
     copy.__annotations__ = dict(fn.__annotations__)
     copy.__qualname__ = fn.__qualname__
     return copy
+
+
+def written_function(value: Any, filename: str) -> Callable[..., Any] | None:
+    """The function written in ``filename`` that a decorator turned into ``value``, or None.
+
+    A learner may write a graded function decorated as a page shows it (Day 15:
+    ``@dynamic_prompt def order_prompt(request)``). The name then holds what the decorator made:
+    a middleware object whose class keeps the function only in the closure of its hook
+    (``wrap_model_call``), a wrapper with ``__wrapped__`` (``functools.wraps``) or an object with
+    ``.func``. Graders call the function itself, so it is looked for where a decorator keeps it:
+    in those attributes and in the cells of the functions the object's class holds.
+    """
+    seen: set[int] = set()
+    todo = [value]
+    while todo and len(seen) < 100:  # a wrapper of a wrapper..., never a walk of everything
+        current = todo.pop(0)
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, types.FunctionType):
+            if current.__code__.co_filename == filename:
+                return current
+            todo += [cell.cell_contents for cell in _filled_cells(current)]
+        elif not isinstance(current, type):
+            todo += [_attribute(current, name) for name in ("__wrapped__", "func")]
+            todo += [v for v in vars(type(current)).values() if isinstance(v, types.FunctionType)]
+    return None
+
+
+def _attribute(value: Any, name: str) -> Any:
+    try:
+        return getattr(value, name, None)
+    except Exception:  # a property of the learner's object may raise anything
+        return None
+
+
+def _filled_cells(fn: types.FunctionType) -> list[types.CellType]:
+    filled = []
+    for cell in fn.__closure__ or ():
+        try:
+            cell.cell_contents  # noqa: B018 - an empty cell raises ValueError
+        except ValueError:
+            continue
+        filled.append(cell)
+    return filled

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from miniagent_course.grading.closures import written_function
 from miniagent_course.grading.mutants import (
     Mutant,
     PatchError,
@@ -96,6 +97,7 @@ class Exercise:
     mine: tuple[str, ...] = ()  # the graded functions that join the learner's agent
     installers: tuple[tuple[str, str], ...] = ()  # (function, "module:install_function")
     data: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # kit.toml
+    hint_checks: tuple[tuple[str, ...], ...] = ()  # per hint: the grader tests it helps with
 
     @property
     def solutions(self) -> str:
@@ -186,6 +188,24 @@ def load_course(root: str | os.PathLike[str] | None = None, lang: str | None = N
     return Course(root=found, exercises=exercises, kits=kits)
 
 
+_SHARED: dict[Path, Course] = {}  # shared_course's copies, by root
+
+
+def shared_course(root: str | os.PathLike[str]) -> Course:
+    """The course at ``root``, loaded once per process: a grading run's plugin and its graders
+    (``judgments``) read one copy instead of each its own."""
+    found = Path(root).resolve()
+    if found not in _SHARED:
+        _SHARED[found] = load_course(found)
+    return _SHARED[found]
+
+
+def share_course(course: Course) -> None:
+    """Make ``course`` the copy :func:`shared_course` gives for its root (a grading run forked
+    from the ``miniagent`` command keeps the course the command loaded; see ``grading/run.py``)."""
+    _SHARED[course.root.resolve()] = course
+
+
 def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
     entry = tomllib.loads((folder / KIT_FILE).read_text(encoding="utf-8"))
     translated = entry.get(lang, {}) if lang != "en" else {}
@@ -199,14 +219,27 @@ def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
         notebook=entry["notebook"],
         file=entry["file"],
         functions=tuple(GradedFunction(**f) for f in entry.get("functions", [])),
-        hints=tuple(translated.get("hints", entry.get("hints", []))),
+        hints=_hint_texts(entry.get("hints", []), translated.get("hints")),
         mutants=read_mutants(folder / "instructor" / "mutants", folder.name, root),
         judgment=judgment,
         kit=kit,
         mine=tuple(mine.get("functions", ())),
         installers=tuple(mine.get("install", {}).items()),
         data=entry,
+        hint_checks=tuple(_hint_checks(h) for h in entry.get("hints", [])),
     )
+
+
+def _hint_texts(hints: list[Any], translated: list[Any] | None) -> tuple[str, ...]:
+    """A kit's hints as text: each is a string or a table ``{ text = "...", checks = [...] }``;
+    a translation (``[zh] hints``) gives the same hints in the same order, text only."""
+    return tuple(h["text"] if isinstance(h, dict) else h for h in translated or hints)
+
+
+def _hint_checks(hint: Any) -> tuple[str, ...]:
+    """The grader tests a hint helps with: ``checks``, names of test functions (``*`` globs,
+    matched without their parameters); none for a plain string, a hint for the whole day."""
+    return tuple(hint.get("checks", ())) if isinstance(hint, dict) else ()
 
 
 REFERENCE_TESTS = "instructor/reference_tests.py"  # a "be the grader" part's answer, in its kit
@@ -383,7 +416,7 @@ def load_implementation(course: Course, exercise: Exercise, spec: str) -> Implem
         display = exercise.file if spec == "learner" else spec.removeprefix("solution:")
         name = f"_miniagent_{impl_label(spec)}_{exercise.id}"
         module = load_module(course.root / display, display, name)
-        functions = {f.name: getattr(module, f.name, None) for f in exercise.functions}
+        functions = {f.name: _graded_function(module, f.name) for f in exercise.functions}
         missing = [name for name, value in functions.items() if not callable(value)]
         if len(missing) == len(functions):  # none of them: renamed or deleted, say which
             raise ExerciseLoadError(say("load.no_function", file=display, name=missing[0]))
@@ -407,6 +440,15 @@ def load_implementation(course: Course, exercise: Exercise, spec: str) -> Implem
     mutated = load_mutant(course, exercise, mutant)
     label = impl_label(spec)
     return Implementation("mutant", label, exercise, {**reference, **mutated}, course, tests)
+
+
+def _graded_function(module: types.ModuleType, name: str) -> Any:
+    """``module.<name>``; a function written there but decorated (``@dynamic_prompt`` turns it
+    into a middleware object) is graded as the function its author wrote."""
+    value = getattr(module, name, None)
+    if value is None or callable(value):
+        return value
+    return written_function(value, str(module.__file__)) or value
 
 
 def _not_started(name: str, exercise_id: str) -> Callable[..., Any]:

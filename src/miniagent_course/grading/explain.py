@@ -264,12 +264,21 @@ def compared_lines(left: Any, right: Any) -> list[str]:
 
 
 def _frames_in(error: BaseException, path: Path) -> list[traceback.FrameSummary]:
-    target = str(path.resolve())
-    return [
-        frame
-        for frame in traceback.extract_tb(error.__traceback__)
-        if frame.filename and str(Path(frame.filename).resolve()) == target
+    """The frames of ``error``'s traceback in the file ``path``, outermost first (only those are
+    summarised: a failure inside an agent has hundreds of others)."""
+    target = _resolved(str(path))
+    frames = [
+        (frame, line)
+        for frame, line in traceback.walk_tb(error.__traceback__)
+        if frame.f_code.co_filename and _resolved(frame.f_code.co_filename) == target
     ]
+    return list(traceback.StackSummary.extract(frames))
+
+
+@functools.lru_cache(maxsize=1024)
+def _resolved(filename: str) -> str:
+    """``filename`` made absolute, links followed (asked for every frame of every failure)."""
+    return str(Path(filename).resolve())
 
 
 def explain(

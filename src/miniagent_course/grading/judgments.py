@@ -18,8 +18,12 @@ kind fails with one sentence naming the known ones. The kinds:
 
 * ``predict`` (:func:`predict`): the learner's ``predictions()`` table, graded against what real
   runs give. One test checks the table (a dict with one entry per case, each of the day's form);
-  one test per case compares the learner's prediction with the real outcome. A failure names the
-  row, the prediction and the outcome in one line (the wording is in ``text/cli.en.toml``).
+  one test per case compares the learner's prediction with the real outcome. The table is
+  *sealed*: it is graded only once it is answered (a partial one gets "k of n filled" and no row
+  is graded), and the learner's first answered table is recorded (:mod:`.sealed`) before any
+  outcome is shown: in that run a wrong row says only that it is wrong; from the next run on, a
+  failure names the row, the prediction and the outcome in one line (the wording is in
+  ``text/cli.en.toml``). :func:`your_table` is the same grading for a notebook's table cell.
 * ``grader`` (:func:`miniagent_course.grading.judge.graders`): the learner writes ``test_*``
   functions; they must pass on the reference and catch the day's known mistakes.
 * ``extend``: a variant or policy with its own contract; its day writes its own graders.
@@ -33,14 +37,23 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from miniagent_course.grading import judge
-from miniagent_course.grading.course import COURSE_FILE, Course, Exercise, Judgment, load_course
+from miniagent_course.grading.course import (
+    COURSE_FILE,
+    NOTEBOOK_IMPL_ENV,
+    Course,
+    Exercise,
+    Judgment,
+    load_course,
+    shared_course,
+)
+from miniagent_course.grading.sealed import FirstTry, first_try, record_first_try, this_run
 from miniagent_course.text import say
 
 Test = Callable[..., Any]
@@ -110,7 +123,7 @@ def _exercise_of(grader: Path) -> Exercise:
 
 @functools.cache
 def _course(root: Path) -> Course:
-    return load_course(root)
+    return shared_course(root)  # the grading plugin's copy, in a grading run
 
 
 # --- predict: a table of predictions against real runs ---------------------------------------
@@ -136,9 +149,17 @@ class Predictions:
     raised: str | None = None
     shape: Callable[[Any], object] | None = None
     normalise: Callable[[Any], Any] | None = None
+    _outcomes: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def row_name(self, case: Any) -> str:
         return self.row.format(case=case) if isinstance(self.row, str) else self.row(case)
+
+    def actual(self, case: Any) -> Any:
+        """The real outcome of ``case``, computed once per process (the table test and the row
+        tests of a run ask for it)."""
+        if case not in self._outcomes:
+            self._outcomes[case] = self.outcome(case)
+        return self._outcomes[case]
 
     def told(self, actual: Any) -> str:
         if self.raised is not None and isinstance(actual, str):
@@ -166,6 +187,15 @@ class Predictions:
         except Exception:  # a value of another form: compared as written, and shown so
             return value
 
+    def right(self, table: dict[Any, Any], case: Any) -> bool:
+        """The learner's prediction for ``case`` is what the real run gives."""
+        if case not in table:
+            return False
+        try:
+            return bool(self.as_compared(table[case]) == self.actual(case))
+        except Exception:  # a value that cannot even be compared is not the outcome
+            return False
+
 
 def message_pairs(value: Any) -> None:
     """The form of a prediction that is a list of messages: ``(type, content)`` pairs."""
@@ -187,19 +217,37 @@ def as_message_pairs(value: Any) -> Any:
 def predict(judgment: Judgment, **declaration: Any) -> tuple[Test, Test]:
     """``(the table test, the row test)``: bind them under the names the day's learners see.
 
-    The row test is parametrized over the cases (``test_prediction[<case>]``).
+    The row test is parametrized over the cases (``test_prediction[<case>]``). Both read the
+    table's :func:`seal` first: a table that is not answered yet fails the table test ("k of n
+    filled") and skips every row; the learner's first answered table is recorded before a row
+    is graded.
     """
     day = Predictions(**declaration)
     function = judgment.function or "predictions"
     cases = list(day.cases)
 
     def test_predictions_are_a_table_of_every_case(impl: Any) -> None:
-        check_table(day, _table(impl, function), function)
+        table = _table(impl, function)
+        seal(day, table, impl)  # an answered table of the learner's is recorded here
+        check_table(day, table, function)
 
     @pytest.mark.parametrize("case", cases)
     def test_prediction(impl: Any, case: Any) -> None:
-        check_row(day, _table(impl, function), function, case)
+        table = _table(impl, function)
+        sealed = seal(day, table, impl)
+        if not sealed.answered:
+            pytest.skip(
+                say(
+                    "judgment.not_graded",
+                    function=function,
+                    filled=sealed.filled,
+                    total=sealed.total,
+                )
+            )
+        check_row(day, table, function, case, sealed)
 
+    for test in (test_predictions_are_a_table_of_every_case, test_prediction):
+        test.declaration = day  # type: ignore[attr-defined]  # the day's table, for its proofs
     return test_predictions_are_a_table_of_every_case, test_prediction
 
 
@@ -213,44 +261,180 @@ def _table(impl: Any, function: str) -> dict[Any, Any]:
     return table
 
 
+@dataclass(frozen=True)
+class Seal:
+    """Where a table stands: how full it is, and whether a wrong row may show the real outcome."""
+
+    filled: int  # cases that hold a value of the day's form
+    total: int
+    answered: bool  # every case filled, and no entry that is not a case
+    reveal: bool  # a wrong row may show the real outcome
+    first: FirstTry | None = None  # the learner's recorded first try
+
+
+def seal(day: Predictions, table: dict[Any, Any], impl: Any) -> Seal:
+    """The table's :class:`Seal`; the learner's first answered table is recorded here.
+
+    Only the learner's own file is sealed (``impl.kind == "learner"``): the reference, mutants
+    and alternative solutions are graded in the open. For the learner, a wrong row shows its
+    real outcome only once a first try is recorded, by an earlier run than this one
+    (:func:`~miniagent_course.grading.sealed.this_run`): the run that records says only which
+    rows are wrong.
+    """
+    cases = list(day.cases)
+    filled = _filled(day, table)
+    answered = filled == len(cases) and all(key in cases for key in table)
+    course, exercise = getattr(impl, "course", None), getattr(impl, "exercise", None)
+    if getattr(impl, "kind", None) != "learner" or course is None or exercise is None:
+        return Seal(filled, len(cases), answered, reveal=True)
+    first = first_try(course.root, exercise.id)
+    if first is None and answered:
+        wrong = [case for case in cases if not day.right(table, case)]
+        attempt = FirstTry(
+            exercise.id, len(cases) - len(wrong), len(cases), tuple(map(str, wrong)), this_run()
+        )
+        first = record_first_try(course.root, attempt)
+    reveal = first is not None and first.run != this_run()
+    return Seal(filled, len(cases), answered, reveal, first)
+
+
 def check_table(day: Predictions, table: dict[Any, Any], function: str) -> None:
-    """One entry per case, each of the day's form."""
+    """One entry per case, each of the day's form; a table that is not answered says how full
+    it is ("k of n filled") and that it is not graded yet."""
     cases = list(day.cases)
     missing = [case for case in cases if case not in table]
     unknown = [key for key in table if key not in cases]
-    if missing or unknown:
-        problems = []
-        if missing:
-            problems.append(say("judgment.missing", keys=missing))
-        if unknown:
-            problems.append(say("judgment.unknown", keys=unknown, cases=cases))
-        raise AssertionError(
-            say("judgment.entries", function=function, problems="; ".join(problems))
-        )
-    for case in cases:
-        problem = day.problem(table[case])
-        if problem is not None:
-            raise AssertionError(say("judgment.shape", row=day.row_name(case), problem=problem))
-
-
-def check_row(day: Predictions, table: dict[Any, Any], function: str, case: Any) -> None:
-    """The learner's prediction for ``case`` is what the real run gives."""
-    if case not in table:
-        raise AssertionError(say("judgment.no_row", row=day.row_name(case), function=function))
-    written = table[case]
-    predicted = day.as_compared(written)
-    actual = day.outcome(case)
-    if not predicted == actual:
-        # as compared when it has the day's form (so both sides read alike), else as written
-        shown = predicted if day.problem(written) is None else written
+    problems = []
+    if missing:
+        problems.append(say("judgment.missing", keys=missing))
+    if unknown:
+        problems.append(say("judgment.unknown", keys=unknown, cases=cases))
+    shapes = [
+        say("judgment.shape", row=day.row_name(case), problem=problem)
+        for case in cases
+        if case in table and (problem := day.problem(table[case])) is not None
+    ]
+    if problems or shapes:
         raise AssertionError(
             say(
-                "judgment.wrong",
-                row=day.row_name(case),
-                predicted=repr(shown),
-                gave=day.told(actual),
+                "judgment.partial",
+                function=function,
+                filled=_filled(day, table),
+                total=len(cases),
+                problems="; ".join([*problems, *shapes[:1]]),
             )
         )
+
+
+def _filled(day: Predictions, table: dict[Any, Any]) -> int:
+    """How many cases hold a prediction of the day's form."""
+    return sum(1 for case in day.cases if case in table and day.problem(table[case]) is None)
+
+
+def check_row(
+    day: Predictions,
+    table: dict[Any, Any],
+    function: str,
+    case: Any,
+    sealed: Seal | None = None,
+) -> None:
+    """The learner's prediction for ``case`` is what the real run gives; while the table's first
+    try is being recorded (``sealed.reveal`` is False), a wrong row does not say what that is."""
+    if case not in table:
+        raise AssertionError(say("judgment.no_row", row=day.row_name(case), function=function))
+    if day.right(table, case):
+        return
+    if sealed is not None and not sealed.reveal:
+        first = sealed.first
+        raise AssertionError(
+            say(
+                "judgment.wrong_sealed",
+                row=day.row_name(case),
+                right=first.right if first else "?",
+                total=first.total if first else len(list(day.cases)),
+            )
+        )
+    written = table[case]
+    # as compared when it has the day's form (so both sides read alike), else as written
+    shown = day.as_compared(written) if day.problem(written) is None else written
+    raise AssertionError(
+        say(
+            "judgment.wrong",
+            row=day.row_name(case),
+            predicted=repr(shown),
+            gave=day.told(day.actual(case)),
+        )
+    )
+
+
+# --- a notebook's table cell: the same grading, in a grading run of its own --------------------
+
+_OPENED: set[str] = set()  # the days whose real outcomes this kernel's table cell has shown
+OPEN_TABLES_ENV = "MINIAGENT_NOTEBOOK_TABLES"  # "open": the package's own notebook test
+
+
+def your_table(day: str, root: str | os.PathLike[str] | None = None) -> None:
+    """A notebook's table cell: grade the learner's ``predictions()`` of ``day`` and print it.
+
+    It runs the day's prediction graders as ``pytest`` does (a grading run in a process of its
+    own, :func:`~miniagent_course.grading.run.run_graders`), so it seals alike: a table that is
+    not answered says how full it is; the first answered table is recorded and this run says
+    only how many rows are right and which are wrong; from the next run on, every wrong row
+    shows what the real run gives, and :func:`after_your_table` opens the notebook's later
+    sections. With ``MINIAGENT_NOTEBOOK_IMPL=reference`` (the site, the package's tests) there
+    is no learner's table: nothing is graded or shown (``MINIAGENT_NOTEBOOK_TABLES=open``, the
+    package's notebook test, opens the later sections so that every cell runs).
+    """
+    from miniagent_course.grading.report import short_name
+    from miniagent_course.grading.run import run_graders
+
+    if os.environ.get(NOTEBOOK_IMPL_ENV) == "reference":
+        if os.environ.get(OPEN_TABLES_ENV) == "open":
+            _OPENED.add(day)
+        print(say("table_cell.reference", day=day))
+        return
+    course = load_course(root)
+    exercise = course.exercise(day)
+    before = first_try(course.root, exercise.id)
+    run = run_graders(course, [exercise], "learner", "-k", "test_prediction")
+    tests = [(short_name(t["nodeid"]), t) for t in run.day_tests(exercise)]
+    table = [t for name, t in tests if name.startswith("test_predictions")]
+    rows = [(name, t) for name, t in tests if name.startswith("test_prediction[")]
+    if not table:
+        print(say("table_cell.broken", day=day, file=exercise.file))
+        print(run.output.strip()[-2000:])
+        return
+    status, message = table[0]["status"], table[0]["message"]
+    if status == "not_started":
+        print(say("table_cell.not_started", day=day, file=exercise.file))
+        return
+    if status != "passed":
+        print(message)
+        return
+    first = first_try(course.root, exercise.id)
+    if before is None or first is None:  # recorded by this very run: nothing is shown yet
+        wrong = ", ".join(first.wrong) if first and first.wrong else say("table_cell.none")
+        right, total = (first.right, first.total) if first else ("?", len(rows))
+        print(say("table_cell.recorded", right=right, total=total, wrong=wrong))
+        return
+    for name, test in rows:
+        case = name.removeprefix("test_prediction[").removesuffix("]")
+        line = say("table_cell.row_right", case=case)
+        if test["status"] != "passed":
+            line = say("table_cell.row_wrong", message=test["message"])
+        print(line)
+    right = sum(test["status"] == "passed" for _, test in rows)
+    print(say("table_cell.score", right=right, total=len(rows), first=first.score))
+    _OPENED.add(day)
+
+
+def after_your_table(day: str) -> bool:
+    """True once this kernel's table cell of ``day`` has shown the real outcomes; else one line
+    saying so (a notebook's later sections run cases of the table, so they wait for it)."""
+    if day in _OPENED:
+        return True
+    print(say("table_cell.sealed", day=day))
+    return False
 
 
 # --- grader: the learner's own tests (judge.py) ----------------------------------------------

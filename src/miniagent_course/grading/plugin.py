@@ -22,6 +22,7 @@ The contributors' run names ``tests``, the kits and ``--impl=reference``.
 from __future__ import annotations
 
 import argparse
+import gc
 import inspect
 import json
 import time
@@ -39,10 +40,10 @@ from miniagent_course.grading.course import (
     find_root,
     impl_kind,
     impl_label,
-    load_course,
     load_implementation,
     not_started_in,
     parse_impl_option,
+    shared_course,
     spec_exercise,
     todo_line,
     untouched,
@@ -101,7 +102,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     root = config.getoption("course_root") or find_root(config.rootpath)
     try:
-        course = load_course(root) if root else None
+        course = shared_course(root) if root else None  # the graders' judgments read it too
     except FileNotFoundError:
         course = None
     try:
@@ -126,7 +127,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     session = _session(metafunc.config)
     course = session.course
-    exercise = course.exercise_for_grader(metafunc.definition.path) if course else None
+    exercise = session.exercise_for(metafunc.definition.path) if course else None
     if course is None or exercise is None:
         pytest.fail(say("plugin.not_a_grader", path=metafunc.definition.path), pytrace=False)
     marks = [getattr(pytest.mark, exercise.id)]  # so `pytest -m day00` selects one day
@@ -149,12 +150,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = keep
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the run has built so far (modules, graders, tests) lives to its end: the garbage
+    collector's full passes during the run (and pytest's at its end) skip it from now on."""
+    gc.freeze()
+
+
 @pytest.fixture
 def impl(request: pytest.FixtureRequest) -> Implementation:
     """The graded functions of this grader's exercise, from the implementation under test."""
     session = _session(request.config)
     assert session.course is not None
-    exercise = session.course.exercise_for_grader(request.node.path)
+    exercise = session.exercise_for(request.node.path)
     assert exercise is not None
     key = (exercise.id, request.param)
     if key in session.blocked:  # an earlier grader of this day timed out, or the file is broken
@@ -199,6 +207,7 @@ class GradingSession:
         self.explained: set[tuple[str, str]] = set()  # (day, spec) whose first failure was shown
         self.last_calls: dict[tuple[str, str], LastCall] = {}
         self.created: list[str] = []  # exercise files laid out from their stubs at start
+        self.graders: dict[Path, Exercise | None] = {}  # grader file -> its exercise
 
     def _in_learner_code(self, stopped: GraderTimeout, exercise: Exercise, spec: str) -> bool:
         """Was the grader inside the code under test when its time ran out? (Always presumed for
@@ -208,6 +217,12 @@ class GradingSession:
         assert self.course is not None
         mine = (self.course.root / exercise.file).resolve()
         return any(Path(f).resolve() == mine for f in stopped.files if f and not f.startswith("<"))
+
+    def exercise_for(self, path: Path) -> Exercise | None:
+        """The exercise whose graders include ``path``, found once per file (each test asks)."""
+        if path not in self.graders:
+            self.graders[path] = self.course.exercise_for_grader(path) if self.course else None
+        return self.graders[path]
 
     def untouched(self, exercise: Exercise) -> bool:
         """Is every graded function of the learner's file still ``raise NotStarted``?"""
@@ -258,7 +273,7 @@ class GradingSession:
         if spec is None or inspect.iscoroutinefunction(pyfuncitem.obj):
             return None
         assert self.course is not None
-        exercise = self.course.exercise_for_grader(pyfuncitem.path)
+        exercise = self.exercise_for(pyfuncitem.path)
         assert exercise is not None
         last = self.last_calls.get((exercise.id, spec))
         if last is not None:
@@ -305,9 +320,16 @@ class GradingSession:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         """Turn NotStarted into a "not started" skip, explain timeouts, tag the report."""
-        report = yield
+        told_here = self._told_here(item, call)
+        if told_here:  # pytest would format a traceback that the report below replaces
+            item.repr_failure = _untold  # type: ignore[method-assign]
+        try:
+            report = yield
+        finally:
+            if told_here:
+                del item.repr_failure
         spec = _spec(item)
-        exercise = self.course.exercise_for_grader(item.path) if self.course else None
+        exercise = self.exercise_for(item.path) if self.course else None
         if spec is None or exercise is None:
             return report
         entry = {"exercise": exercise.id, "impl": impl_label(spec), "kind": impl_kind(spec)}
@@ -342,6 +364,20 @@ class GradingSession:
             entry["notes"] = notes[-1]  # e.g. what a "be the grader" part caught and missed
         report.user_properties.append((PROPERTY, entry))
         return report
+
+    def _told_here(self, item: pytest.Item, call: pytest.CallInfo[None]) -> bool:
+        """Will ``pytest_runtest_makereport`` write this failure's report itself? (A grader's
+        timeout; a failed call of the learner's code: explained, not started or timed out.)"""
+        spec = _spec(item)
+        if spec is None or call.when != "call" or call.excinfo is None:
+            return False
+        if self.exercise_for(item.path) is None or item.get_closest_marker("xfail"):
+            return False
+        error = call.excinfo.value
+        if isinstance(error, GraderTimeout):
+            return True
+        skipped = (pytest.skip.Exception, pytest.xfail.Exception)
+        return impl_kind(spec) == "learner" and not isinstance(error, skipped)
 
     def _cap_output(self, report: pytest.TestReport, day: tuple[str, str]) -> None:
         """What the learner's code printed: once per day, its head and tail, and how much was cut.
@@ -462,6 +498,11 @@ def _spec(item: pytest.Item) -> str | None:
     """The ``--impl`` spec this item grades (None: not a grader, or an empty parameter set)."""
     spec = getattr(item, "callspec", None) and item.callspec.params.get("impl")
     return spec if isinstance(spec, str) else None
+
+
+def _untold(excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    """Stands in for ``Item.repr_failure`` where the plugin writes the report itself."""
+    return ""
 
 
 def _one_line(report: pytest.TestReport) -> str:

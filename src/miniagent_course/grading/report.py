@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from miniagent_course.grading.course import Course, Exercise
+from miniagent_course.grading.sealed import FirstTry, first_tries
 from miniagent_course.text import say
 
 # The worst outcome of a test's phases wins: a passing call with a failing teardown is an error.
@@ -107,9 +108,11 @@ def progress_lines(course: Course, records: list[Record], strict: bool) -> list[
     if "learner" in table:
         lines.append(say("table.learner_header"))
         rows = [(e, table["learner"][e.id]) for e in course.exercises if e.id in table["learner"]]
-        status_width = max((len(t.describe()) for _, t in rows), default=0)
-        for exercise, tally in rows:
-            lines.append(_learner_row(exercise, tally, status_width))
+        tries = first_tries(course.root, [e.id for e, _ in rows])  # sealed predictions
+        statuses = {e.id: _with_first_try(t.describe(), tries.get(e.id)) for e, t in rows}
+        status_width = max(map(len, statuses.values()), default=0)
+        for exercise, _ in rows:
+            lines.append(_learner_row(exercise, statuses[exercise.id], status_width))
         following = _next_step([(e.id, t.status) for e, t in rows])
         if following:
             lines.append(following)
@@ -130,11 +133,16 @@ def fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
-def _learner_row(exercise: Exercise, tally: Tally, status_width: int) -> str:
+def _with_first_try(status: str, first: FirstTry | None) -> str:
+    """A day's status, and its recorded first try of the predictions ("first try 11/16")."""
+    return status if first is None else say("table.first_try", status=status, score=first.score)
+
+
+def _learner_row(exercise: Exercise, status: str, status_width: int) -> str:
     """``  day05  <title, cut to fit>  <status>``: one row, never wider than ``WIDTH``."""
     room = WIDTH - len(say("table.row", day=exercise.id, title="", status=" " * status_width))
     title = fit(exercise.title, room)
-    return say("table.row", day=exercise.id, title=f"{title:<{room}}", status=tally.describe())
+    return say("table.row", day=exercise.id, title=f"{title:<{room}}", status=status)
 
 
 def _next_step(days: list[tuple[str, str]]) -> str:

@@ -14,6 +14,9 @@ A notebook imports what it needs in one line and gets on with the lesson::
 * ``yours(day)`` is your exercise file, read afresh; it prints one line and returns ``None``
   while the day is not started or the file does not load, so a notebook goes on either way.
 * ``attempt(call)`` is ``call()``'s result, or one line naming the error it raised.
+* ``your_table(day)`` grades your ``predictions()`` as ``pytest`` does (sealed: your first
+  answered table is recorded before any real outcome is shown); ``after_your_table(day)`` is
+  True once it has shown them, for the sections that run cases of the table.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from miniagent_course.grading.course import ExerciseLoadError, Implementation, load_learner
+from miniagent_course.grading.judgments import after_your_table as after_your_table
+from miniagent_course.grading.judgments import your_table as your_table
 from miniagent_course.sides import mini, upstream
 from miniagent_course.todo import NotStarted
 

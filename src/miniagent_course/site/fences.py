@@ -78,8 +78,14 @@ def _t(section: str, key: str, **fields: object) -> str:
 
 
 def _inline_md(text: str) -> str:
-    """Escape ``text`` and turn `backticks` into <code>."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+    """Escape ``text``, turn `backticks` into <code> and **stars** (outside code) into <strong>."""
+    pieces = re.split(r"(`[^`]+`)", html.escape(text, quote=False))
+    return "".join(
+        f"<code>{piece[1:-1]}</code>"
+        if i % 2
+        else re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", piece)
+        for i, piece in enumerate(pieces)
+    )
 
 
 def _admonition(kind: str, title: str, body: str) -> str:

@@ -11,6 +11,7 @@ import types
 import pytest
 
 from miniagent_course import cli
+from miniagent_course.grading.course import load_course
 
 
 def _run(course, *args, capsys):
@@ -74,7 +75,60 @@ def test_hints_come_one_at_a_time_and_are_remembered(toy_course, capsys):
     every = _run(toy_course, "hint", "day01", "--all", capsys=capsys)[1]
     assert all(f"Hint {n} of 3" in every for n in (1, 2, 3))
     state = json.loads((toy_course.root / ".miniagent" / "state.json").read_text())
-    assert state == {"hints_shown": {"day01": 3}}
+    assert state == {"hints_shown": {"day01": [1, 2, 3]}}
+    assert "hints 3/3" in _run(toy_course, "list", capsys=capsys)[1]
+
+
+TIED_HINTS = """hints = [
+  { checks = ["test_double_two"], text = "What is 2 doubled?" },
+  { checks = ["test_double_z*"], text = "What is 0 doubled?" },
+  "Return it.",
+]
+"""
+
+
+def _tie_hints(course):
+    """Day01's hints tied to its two checks (the third stays a plain hint)."""
+    kit = course.root / "kits" / "day01" / "kit.toml"
+    text = kit.read_text(encoding="utf-8")
+    start = text.index("hints = [")
+    end = text.index("]", start) + 2
+    kit.write_text(text[:start] + TIED_HINTS + text[end:], encoding="utf-8")
+    return load_course(course.root)
+
+
+def test_the_next_hint_follows_the_failing_check(toy_course, capsys):
+    course = _tie_hints(toy_course)
+    assert course.exercise("day01").hint_checks == (("test_double_two",), ("test_double_z*",), ())
+    path = course.root / "exercises/day01_double.py"
+    path.write_text("def double(x):\n    return x + 2\n")  # right for 2, wrong for 0
+    out = _run(course, "hint", "day01", capsys=capsys)[1]
+    assert "Hint 2 of 3, for test_double_zero, which does not pass yet: What is 0 doubled?" in out
+    assert "Hint 1" not in out
+    # Nothing else fails: the hints not seen yet come in order, and the earlier one is counted.
+    out = _run(course, "hint", "day01", capsys=capsys)[1]
+    assert "Hint 1 of 3: What is 2 doubled?" in out and "Hints you saw before: 1." in out
+    out = _run(course, "hint", "day01", "--all", capsys=capsys)[1]
+    assert [line[:10] for line in out.splitlines()[:3]] == [
+        "Hint 1 of ",
+        "Hint 2 of ",
+        "Hint 3 of ",
+    ]
+    assert "That was the last hint" in out
+    # The outcomes came from one grading, kept by content with the day's status.
+    cache = json.loads((course.root / ".miniagent" / "status.json").read_text())
+    assert cache["day01"]["checks"] == {"test_double_two": "passed", "test_double_zero": "failed"}
+
+
+def test_a_day_that_fails_everywhere_gets_hint_1_and_one_not_started_too(toy_course, capsys):
+    course = _tie_hints(toy_course)
+    out = _run(course, "hint", "day01", capsys=capsys)[1]  # not started: nothing is graded
+    assert "Hint 1 of 3: What is 2 doubled?" in out
+    assert not (course.root / ".miniagent" / "status.json").exists()
+    (course.root / ".miniagent" / "state.json").unlink()
+    (course.root / "exercises/day01_double.py").write_text("def double(x):\n    return 7\n")
+    out = _run(course, "hint", "day01", capsys=capsys)[1]
+    assert "Hint 1 of 3, for test_double_two, which does not pass yet" in out
 
 
 def test_unknown_day_is_a_friendly_error(toy_course, capsys):

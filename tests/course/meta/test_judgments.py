@@ -3,16 +3,21 @@
 The day: ``double`` of a few inputs, predicted in a table. In-process checks call the two tests
 the predict kind writes with a made-up ``predictions()``; the toy course then grades the same
 kind through its kit.toml, the plugin and the learner's report, as ``pytest`` and ``miniagent
-check`` do.
+check`` do. The table is sealed: a partial one says "k of n filled" and grades no row; the
+learner's first answered table is recorded before a run shows any real outcome, kept across
+``miniagent reset`` and shown in the progress table and ``miniagent list`` (the real days:
+``test_sealed_predictions.py``).
 """
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import pytest
 
-from miniagent_course.grading import judgments
+from miniagent_course import cli
+from miniagent_course.grading import judgments, sealed
 from miniagent_course.grading.course import Judgment, load_course
 from miniagent_course.grading.report import short_name
 from miniagent_course.grading.run import run_graders
@@ -75,15 +80,23 @@ def test_a_wrong_row_fails_naming_the_row_and_both_values():
     row_test(impl, "two")  # the other rows still pass, one by one
 
 
-def test_a_missing_case_fails_the_table_and_its_row():
+def _skipped(test, *args) -> str:
+    with pytest.raises(pytest.skip.Exception) as caught:
+        test(*args)
+    return str(caught.value)
+
+
+def test_a_partial_table_says_how_full_it_is_and_no_row_is_graded():
     table_test, row_test = _tests()
-    impl = _learner({"two": 4, "zero": 0, "text": "TypeError", "three": 6})
+    impl = _learner({"two": 4, "zero": 1, "text": "TypeError", "three": 6})
     message = _failure(table_test, impl)
     assert message == (
-        "predictions() must give one entry per case: missing entries for ['minus']; entries for "
-        "['three'], which are not cases (the cases are ['two', 'zero', 'minus', 'text'])"
+        "predictions() has 3 of 4 filled, so it is not graded yet (no row says anything before "
+        "every entry is filled): missing entries for ['minus']; entries for ['three'], which are "
+        "not cases (the cases are ['two', 'zero', 'minus', 'text'])"
     )
-    assert _failure(row_test, impl, "minus") == "input 'minus': predictions() gives no entry for it"
+    for case in ["two", "zero", "minus", "text"]:  # the wrong row "zero" says nothing either
+        assert _skipped(row_test, impl, case) == "not graded: predictions() has 3 of 4 filled"
 
 
 @pytest.mark.parametrize("table", [[("two", 4)], None, "two: 4"], ids=["list", "none", "str"])
@@ -100,14 +113,19 @@ def test_a_table_that_is_not_a_dict_fails_with_one_sentence(table):
         assert "\n" not in message and message.count(". ") == 0  # one sentence
 
 
-def test_the_days_form_is_checked_row_by_row():
-    table_test, _ = _tests()
+def test_the_days_form_is_checked_row_by_row_and_a_malformed_row_is_not_filled():
+    table_test, row_test = _tests()
     wrong_form = _failure(table_test, _learner({**RIGHT, "minus": "-2"}))
-    assert wrong_form == (
-        "input 'minus': a str names the exception a run raises, and '-2' is not the name of a class"
+    assert wrong_form.endswith(
+        "3 of 4 filled, so it is not graded yet (no row says anything before every entry is "
+        "filled): input 'minus': a str names the exception a run raises, and '-2' is not the name "
+        "of a class"
     )
     not_a_number = _failure(table_test, _learner({**RIGHT, "zero": 0.0}))
-    assert not_a_number == "input 'zero': give the number double returns, or the error's class name"
+    assert not_a_number.endswith(
+        "filled): input 'zero': give the number double returns, or the error's class name"
+    )
+    assert _skipped(row_test, _learner({**RIGHT, "zero": 0.0}), "two").endswith("3 of 4 filled")
 
 
 def test_the_normaliser_reads_the_prediction_and_what_it_cannot_read_is_compared_as_written():
@@ -123,6 +141,79 @@ def test_the_normaliser_reads_the_prediction_and_what_it_cannot_read_is_compared
 def test_the_tests_are_written_fresh_for_each_day():
     first, second = _tests(), _tests(cases=["two"])
     assert first[1] is not second[1] and _ids(first[1]) != _ids(second[1])
+
+
+# --- sealed: the learner's first answered table is recorded before any outcome --------------
+
+
+def _yours(root, table, kind="learner"):
+    """An implementation as the plugin builds it: the learner's own file is the one sealed."""
+    return SimpleNamespace(
+        kind=kind,
+        course=SimpleNamespace(root=root),
+        exercise=SimpleNamespace(id="day01"),
+        predictions=lambda: table,
+    )
+
+
+def test_the_first_answered_table_is_recorded_and_its_run_shows_no_outcome(tmp_path, monkeypatch):
+    monkeypatch.setenv(sealed.XDIST_RUN_ENV, "the-first-run")
+    table_test, row_test = _tests()
+    impl = _yours(tmp_path, {**RIGHT, "zero": 1, "text": "ValueError"})
+    table_test(impl)  # answered: the table passes, and is recorded as the first try
+    assert sealed.first_try(tmp_path, "day01") == sealed.FirstTry(
+        "day01", 2, 4, ("zero", "text"), "the-first-run"
+    )
+    zero, text = _failure(row_test, impl, "zero"), _failure(row_test, impl, "text")
+    assert zero == (
+        "input 'zero': wrong (your first try is recorded: 2 of 4 right; the real outcome shows "
+        "from your next run)"
+    )
+    assert text.startswith("input 'text': wrong (")
+    for shown in (zero, text):  # which rows are wrong, never what the real run gives
+        assert "doubling" not in shown and "TypeError" not in shown and "gave 0" not in shown
+    row_test(impl, "two")  # a right row passes
+
+    monkeypatch.setenv(sealed.XDIST_RUN_ENV, "a-later-run")  # the next grading run
+    better = _yours(tmp_path, {**RIGHT, "text": "ValueError"})
+    table_test(better)
+    assert _failure(row_test, better, "text") == (
+        "input 'text': you predicted 'ValueError'; doubling raised TypeError"
+    )
+    row_test(better, "zero")
+    assert sealed.first_try(tmp_path, "day01").score == "2/4"  # the first try stays
+
+
+def test_a_partial_table_is_not_recorded(tmp_path):
+    table_test, row_test = _tests()
+    impl = _yours(tmp_path, {"two": 4, "zero": 1})
+    assert "2 of 4 filled" in _failure(table_test, impl)
+    assert _skipped(row_test, impl, "zero").endswith("2 of 4 filled")
+    assert sealed.first_try(tmp_path, "day01") is None
+    assert not (tmp_path / sealed.FIRST_TRY).exists()
+
+
+def test_only_the_learners_file_is_sealed(tmp_path):
+    table_test, row_test = _tests()
+    for kind in ("reference", "mutant", "solution"):
+        impl = _yours(tmp_path, {**RIGHT, "zero": 1}, kind=kind)
+        table_test(impl)
+        assert _failure(row_test, impl, "zero") == "input 'zero': you predicted 1; doubling gave 0"
+    assert sealed.first_try(tmp_path, "day01") is None
+
+
+def test_a_first_try_is_recorded_once(tmp_path):
+    first = sealed.FirstTry("day01", 2, 4, ("zero", "text"), "run-1")
+    assert sealed.record_first_try(tmp_path, first) == first
+    later = sealed.FirstTry("day01", 4, 4, (), "run-2")
+    assert sealed.record_first_try(tmp_path, later) == first
+    assert sealed.first_try(tmp_path, "day01") == first
+    assert sealed.first_tries(tmp_path, ["day01", "day02"]) == {"day01": first}
+    (tmp_path / sealed.FIRST_TRY / "day02.json").write_text("{cut sho", encoding="utf-8")
+    assert sealed.first_try(tmp_path, "day02") is None  # unreadable: as if none...
+    replaced = sealed.FirstTry("day02", 1, 3, ("a", "b"), "run-3")
+    assert sealed.record_first_try(tmp_path, replaced) == replaced  # ...and replaced
+    assert sealed.first_try(tmp_path, "day02") == replaced
 
 
 # --- the registry --------------------------------------------------------------------------
@@ -218,19 +309,53 @@ def test_a_kit_of_the_predict_kind_is_graded_through_the_learners_report(toy_cou
     assert {name: t["status"] for name, t in tests.items()} == {
         "test_double_two": "passed",
         "test_predictions_are_a_table_of_every_case": "failed",
-        "test_prediction[two]": "passed",
-        "test_prediction[zero]": "failed",
-        "test_prediction[minus]": "failed",
+        "test_prediction[two]": "skipped",  # a partial table: no row is graded
+        "test_prediction[zero]": "skipped",
+        "test_prediction[minus]": "skipped",
     }
     table = tests["test_predictions_are_a_table_of_every_case"]
-    missing = "predictions() must give one entry per case: missing entries for ['minus']"
-    assert table["message"] == missing
-    assert f"  problem:   {missing}" in table["details"]  # the learner's report, in full
+    partial = (
+        "predictions() has 2 of 3 filled, so it is not graded yet (no row says anything before "
+        "every entry is filled): missing entries for ['minus']"
+    )
+    assert table["message"] == partial
+    assert f"  problem:   {partial}" in table["details"]  # the learner's report, in full
     assert "  your call: predictions()" in table["details"]
-    zero = tests["test_prediction[zero]"]
-    assert zero["message"] == "input 'zero': you predicted 1; doubling gave 0"
+    assert (
+        tests["test_prediction[zero]"]["message"] == "not graded: predictions() has 2 of 3 filled"
+    )
+    assert "doubling gave" not in run.output + json.dumps(run.tests)
     assert "Traceback" not in run.output and "judgments.py" not in run.output
     assert run.day_status(day) == "failing"
+    assert sealed.first_try(course.root, "day01") is None
+
+
+def test_through_the_kit_the_first_try_is_sealed_kept_across_reset_and_listed(toy_course, capsys):
+    course = _toy_predict_day(toy_course)
+    learner = course.root / "exercises" / "day01_double.py"
+    learner.write_text(TOY_LEARNER.replace('"zero": 1}', '"zero": 1, "minus": -2}'), "utf-8")
+    day = course.exercise("day01")
+
+    first = run_graders(course, [day])  # the first answered table: recorded, nothing shown
+    zero = {short_name(t["nodeid"]): t for t in first.day_tests(day)}["test_prediction[zero]"]
+    assert zero["message"] == (
+        "input 'zero': wrong (your first try is recorded: 2 of 3 right; the real outcome shows "
+        "from your next run)"
+    )
+    assert "doubling gave" not in first.output + json.dumps(first.tests)
+    row = next(line for line in first.output.splitlines() if line.startswith("  day01  "))
+    assert row.endswith("failing 1 of 5, first try 2/3") and len(row) <= 80  # the progress table
+
+    second = run_graders(course, [day])  # a later run: the real outcome of a wrong row
+    zero = {short_name(t["nodeid"]): t for t in second.day_tests(day)}["test_prediction[zero]"]
+    assert zero["message"] == "input 'zero': you predicted 1; doubling gave 0"
+
+    assert cli.main(["--root", str(course.root), "reset", "day01"]) == 0
+    assert sealed.first_try(course.root, "day01").score == "2/3"  # reset keeps the first try
+    capsys.readouterr()
+    assert cli.main(["--root", str(course.root), "list"]) == 0
+    listed = next(line for line in capsys.readouterr().out.splitlines() if " day01 " in line)
+    assert listed.endswith("first try 2/3") and len(listed) <= 80
 
 
 def test_a_kit_naming_an_unknown_kind_fails_with_one_sentence(toy_course):

@@ -9,7 +9,8 @@ longest name below that it starts with):
 1. ``grading``: the course model (``course.toml``, the kits' ``kit.toml``), implementations,
    mutants, the graders' pytest plugin, the grading runs, the recordings of upstream's results;
 2. what is built on the course model: ``lab`` (notebook helpers), ``models``, ``site`` (the
-   course site), ``mine`` (the learner's own agent, and its pytest plugin);
+   course site), ``mine`` (the learner's own agent, and its pytest plugin), ``classroom`` (the
+   course graded on Gradescope, GitHub Classroom or a folder of submissions);
 3. the programs: ``cli`` (``miniagent``), and every ``if __name__ == "__main__":`` block (such a
    block runs only as a program, never when its module is imported);
 4. ``kits``: the days. A day imports the engine (layers 0-3) and never another day.
@@ -50,6 +51,7 @@ LAYERS: dict[str, int] = {
     f"{PACKAGE}.models": 2,
     f"{PACKAGE}.site": 2,
     f"{PACKAGE}.mine": 2,
+    f"{PACKAGE}.classroom": 2,
     f"{PACKAGE}.cli": PROGRAM,
     KITS: 4,
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import fnmatch
 import importlib
 import re
 import subprocess
@@ -38,6 +40,57 @@ def test_every_exercise_has_progressive_hints(course):
         assert len(exercise.hints) >= 2, f"{exercise.id} needs at least two hints"
         assert all(h.strip() for h in exercise.hints), f"{exercise.id} has an empty hint"
         assert len(set(exercise.hints)) == len(exercise.hints), f"{exercise.id} repeats a hint"
+
+
+def grader_test_names(course, exercise) -> set[str]:
+    """The names of a day's grader tests, as pytest names them (without their parameters): its
+    ``def test_*`` functions and the ``test_*`` names a grader file assigns
+    (``test_predictions_are_..., test_prediction = judgment_graders(...)``)."""
+    names = set()
+    for path in course.grader_files(exercise):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names |= {
+                    n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+                }
+    return {name for name in names if name.startswith("test_")}
+
+
+def test_every_hint_is_tied_to_real_checks_of_its_day(course):
+    """`miniagent hint` follows the failing checks: each hint names the grader tests it helps
+    with, and each name (a glob) matches a test of its day, so renaming a grader cannot leave a
+    hint tied to nothing."""
+    for exercise in course.exercises:
+        tests = grader_test_names(course, exercise)
+        assert len(exercise.hint_checks) == len(exercise.hints), exercise.id
+        for number, (hint, globs) in enumerate(
+            zip(exercise.data["hints"], exercise.hint_checks, strict=True), 1
+        ):
+            where = f"{exercise.id} hint {number}"
+            assert isinstance(hint, dict) and set(hint) == {"text", "checks"}, (
+                f'{where}: write it as {{ checks = [...], text = "..." }}'
+            )
+            assert globs and all(isinstance(g, str) for g in globs), f"{where}: no checks"
+            for glob in globs:
+                matched = fnmatch.filter(sorted(tests), glob)
+                assert matched, f"{where}: {glob!r} names no grader test of {exercise.id}"
+
+
+def test_a_hint_about_predictions_is_tied_to_the_whole_table(course):
+    """Which hint comes must never tell which prediction is wrong: a hint tied to the prediction
+    tests is tied to all of them (the table's test and every case), never to one case."""
+    for exercise in course.exercises:
+        judgment = exercise.judgment
+        if judgment is None or judgment.kind != "predict":
+            continue
+        tests = grader_test_names(course, exercise)
+        table = {name for name in tests if name.startswith("test_prediction")}
+        assert table, f"{exercise.id}: no test_prediction* grader"  # the table and its cases
+        for number, globs in enumerate(exercise.hint_checks, 1):
+            tied = {name for glob in globs for name in fnmatch.filter(sorted(tests), glob)}
+            assert not tied & table or table <= tied, f"{exercise.id} hint {number}: {tied}"
 
 
 def test_graded_functions_point_at_real_reference_code(course):
@@ -152,7 +205,7 @@ def test_cli_strings_are_all_used():
     unused = [
         k
         for k in keys(catalog("cli", "en"))
-        if not k.startswith(dynamic) and f'"{k}"' not in sources
+        if not k.startswith(dynamic) and f'"{k}"' not in sources and f"'{k}'" not in sources
     ]
     assert unused == []
 

@@ -134,6 +134,7 @@ def test_exercise_box_comes_from_course_toml(render):
     assert exercise.file in html and "miniagent check day00" in html
     assert "miniagent hint day00" in html
     assert html.count("<details") == len(exercise.hints) >= 2
+    assert "<strong>be the grader</strong>" in html and "**" not in html  # the kind, in bold
 
 
 def test_theme_neutral_keeps_everything_but_fill_colours():

@@ -20,19 +20,20 @@ from miniagent_course.todo import NotStarted
 def _get_state_value(state: Any, key: str, default: Any = None) -> Any:
     """Return the value stored under ``key`` in the agent's ``state``, or ``default``.
 
-    An agent state comes in two shapes, and this function hides the difference:
+    Input:
 
-    * a ``dict`` (``AgentState`` is a TypedDict, so at run time it is a plain dict, and so is
-      any dict subclass): return ``state[key]``, or ``default`` when the key is missing;
-    * any other object (a pydantic ``AgentStatePydantic``, a dataclass, an object with
-      ``__slots__``, even a mapping that is not a ``dict``): return the attribute
-      ``state.<key>``, or ``default`` when there is no such attribute.
+    * ``state`` -- an agent state: a ``dict`` (``AgentState`` is a TypedDict, a plain dict at run
+      time; a dict subclass counts as a dict) or any other object (a pydantic
+      ``AgentStatePydantic``, a dataclass, an object with ``__slots__``, a mapping that is not a
+      ``dict``);
+    * ``key`` -- the name of a state field; ``default`` -- any value.
 
-    Return the stored object itself, even when it is falsy (``0``, ``[]``, ``None``): only a
-    *missing* key or attribute gives ``default``. Never raise for a missing one.
+    Output: for a ``dict``, the value stored under ``key``; for any other object, its attribute
+    named ``key``. It is the stored object itself, even a falsy one (``0``, ``[]``, ``None``);
+    ``default`` comes back only when the key or the attribute is missing.
 
-    >>> _get_state_value({"messages": ["hi"]}, "messages")
-    ['hi']
+    Errors: none. A missing key or attribute is not an error.
+
     >>> _get_state_value({"messages": []}, "remaining_steps", 25)
     25
 

@@ -45,42 +45,43 @@ def add_messages(
 ) -> Messages:
     """Merge ``right`` (a node's update) into ``left`` (the history) and return the new history.
 
-    Inputs. Each side is one message-like value or a ``list`` of them. Only a ``list`` is a
-    list here: any other value, a tuple included, is *one* message-like value, so
-    ``("user", "hi")`` is one message. A message-like value is a message, a ``str``, a
-    ``(role, content)`` pair or a ``{"role": ..., "content": ...}`` dict; turn each into a
-    message with ``convert_to_messages`` (which leaves a message as the very same object and
-    raises its own errors, unchanged, for what it cannot convert), then each
-    ``AIMessageChunk`` into an ``AIMessage`` with ``message_chunk_to_message``.
+    Input:
 
-    Ids. Every message of either side whose ``id`` is ``None`` gets ``str(uuid.uuid4())``,
-    set on the message object itself: the caller's messages carry the new ids afterwards.
+    * ``left``, ``right`` -- each one message-like value or a ``list`` of them. Only a ``list`` is
+      a list: a tuple is *one* message-like value (``("user", "hi")`` is one message). A
+      message-like value is a message, a ``str``, a ``(role, content)`` pair or a
+      ``{"role": ..., "content": ...}`` dict.
+    * ``format`` -- ``None`` or ``"langchain-openai"``.
 
-    Result: a new list; the ``left`` list itself is never changed.
+    Output: a new list of messages; the ``left`` list itself is never changed.
 
-    * A message whose id is not in the history yet is appended.
-    * A message whose id is already there replaces that message, at its position. Only the
-      id counts, not the message's type or content. (If ``left`` holds an id twice, which
-      only a hand-made list can do, the replacement goes to the last of them.)
-    * ``RemoveMessage(id=...)`` deletes every message with that id. Deletions happen after the
-      whole update is merged, so a message added and removed in the same update is gone, and
-      one removed and then sent again is kept (the later message, at the old position).
-    * ``RemoveMessage`` for an id that is not there (neither in the history nor earlier in
-      the update) raises ``ValueError(f"Attempting to delete a message with an ID that
-      doesn't exist ('{id}')")``.
-    * ``RemoveMessage(id=REMOVE_ALL_MESSAGES)`` in ``right``: the result is everything in
-      ``right`` after the *last* such marker, exactly as it stands there (nothing of it is
-      merged, replaced or deleted); the history is dropped.
+    * Each message-like value is a message in the result: a message is the very same object, a
+      chunk (``AIMessageChunk``) is a whole ``AIMessage``, anything else is converted.
+    * Every message of either side whose ``id`` was ``None`` has a fresh uuid4 string as its id,
+      set on the caller's message object itself.
+    * A message whose id is not in the history yet is appended. One whose id is there replaces
+      that message, at its position: only the id counts, not the type or the content. (If a
+      hand-made ``left`` holds an id twice, the last of them is replaced.)
+    * ``RemoveMessage(id=...)`` deletes the message with that id, once the whole update is merged:
+      a message added and removed in the same update is gone; one removed and then sent again is
+      kept, the later one, at the old position.
+    * After a ``RemoveMessage(id=REMOVE_ALL_MESSAGES)`` in ``right``, the result is everything in
+      ``right`` after the *last* such marker, as it stands there; the history is dropped.
+    * ``format="langchain-openai"``: the merged messages passed through ``_format_messages``
+      (given; miniagent does not implement it, so it raises).
 
-    ``format``: ``None`` returns the messages as they are; ``"langchain-openai"`` passes the
-    merged list through ``_format_messages`` (given; miniagent does not implement it, so it
-    raises). Any other value raises, once the merge is done,
-    ``ValueError(f"Unrecognized {format=}. Expected one of 'langchain-openai', None.")``.
+    Errors, with exactly these texts:
 
-    >>> add_messages([HumanMessage("hi", id="1")], AIMessage("hello", id="2"))
-    [HumanMessage(content='hi', ..., id='1'), AIMessage(content='hello', ..., id='2')]
-    >>> add_messages([HumanMessage("hi", id="1")], [HumanMessage("hi again", id="1")])
-    [HumanMessage(content='hi again', ..., id='1')]
+    * a ``RemoveMessage`` whose id is neither in the history nor earlier in the update:
+      ``ValueError(f"Attempting to delete a message with an ID that doesn't exist ('{id}')")``;
+    * any other ``format``, once the merge is done:
+      ``ValueError(f"Unrecognized {format=}. Expected one of 'langchain-openai', None.")``;
+    * a value that is not message-like: the error ``convert_to_messages`` raises for it,
+      unchanged.
+
+    >>> update = [("ai", "hello"), HumanMessage("hey", id="1")]
+    >>> [(m.type, m.content) for m in add_messages([HumanMessage("hi", id="1")], update)]
+    [('human', 'hey'), ('ai', 'hello')]
 
     Upstream: ``langgraph/graph/message.py:65`` (langgraph 1.2.24).
     """
@@ -122,8 +123,12 @@ def predictions() -> dict[str, list[tuple[str, str]] | str]:
 
     Return a literal table with one entry per case. Its shape (the values are placeholders, not
     answers): ``{"append_one": [("human", "?")], "same_id_replaces": "KeyError", ...}``.
-    Work it out from the lesson before you run the notebook's table: the graders run the
-    real ``add_messages`` on every pair.
+    Work it out from the lesson: the graders run the real ``add_messages`` on every pair.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day01): replace the line below with `return {"append_one": [...], ..., "chunk": ...}`.
     raise NotStarted("day01")

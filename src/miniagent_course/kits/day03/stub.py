@@ -29,44 +29,47 @@ def run_loop(
 ) -> list[BaseMessage]:
     """Run the ReAct loop and return the whole conversation: the input, then every new message.
 
-    ``model`` is a chat model, ``tools`` a non-empty list of tools (``@tool``), ``messages`` the
-    conversation so far, as messages or as anything ``add_messages`` accepts (``("user",
-    "2 + 3?")``), and ``max_steps`` (1 or more) the most model calls the loop may make. Do not
-    change the caller's list.
+    Input:
 
-    The contract: for every script the graders run, your list has the same messages as
+    * ``model`` -- a chat model; ``tools`` -- a non-empty list of tools (``@tool``);
+    * ``messages`` -- the conversation so far, as messages or as anything ``add_messages``
+      accepts (``("user", "2 + 3?")``); the caller's list is left unchanged;
+    * ``max_steps`` -- the most model calls the run may make (1 or more).
+
+    Output: a list of messages, the same (compared with ``miniagent.testing.message_trace``, which
+    names random ids ``<id-1>``, ...) as what the default agent with error handling returns::
 
         create_react_agent(model, ToolNode(tools, handle_tool_errors=True)).invoke(
             {"messages": messages}, {"recursion_limit": 2 * max_steps})["messages"]
 
-    compared with ``miniagent.testing.message_trace`` (random ids replaced by ``<id-1>``, ...).
-    Spelled out:
+    So: every message has an id; the model, bound to the tools, saw the whole conversation at each
+    call; each reply that calls tools is followed by one ``ToolMessage`` per call, in call order,
+    with the call's id as ``tool_call_id``; the list ends with a reply without tool calls, or, when
+    the ``max_steps``-th reply still calls tools, with ``AIMessage(id=<that reply's id>,
+    content="Sorry, need more steps to process this request.")`` in that reply's place.
 
-    * **The model** sees the whole conversation at every call, bound to the tools
-      (``model.bind_tools(tools)``, as the agent binds them). Its reply goes into the history.
-    * **The history** grows the way the graph's state grows: through ``add_messages``, which
-      turns tuples into messages and gives each message that has no id a fresh one.
-    * **A reply without tool calls** is the answer: return the history.
-    * **A reply with tool calls**: answer *every* call, in the order of ``tool_calls``, with one
-      ``ToolMessage`` whose ``tool_call_id`` is the call's ``id``; then call the model again.
+    Errors: none escape. A failed call is a ``ToolMessage`` with ``status="error"``, the call's
+    ``name`` and one of these texts:
 
-      - a known tool: the ``ToolMessage`` the tool returns when you invoke it with the whole
-        call, ``tool.invoke({**call, "type": "tool_call"})`` (it carries the id and the name,
-        and writes a result that is not a string as JSON);
-      - a tool that raises (any ``Exception``): do not let it escape. Feed it back as
-        ``ToolMessage(TOOL_CALL_ERROR_TEMPLATE.format(error=repr(error)), name=call["name"],
-        tool_call_id=call["id"], status="error")`` -- the text reads ``Error: ValueError('cannot
-        use 7')\\n Please fix your mistakes.``;
-      - a name that is not one of ``tools``: no tool runs; the ``ToolMessage`` is
-        ``INVALID_TOOL_NAME_ERROR_TEMPLATE.format(requested_tool=<the name>, available_tools=
-        <the tools' names joined by ", ">)``, that is ``Error: multiply is not a valid tool,
-        try one of [add, fail].``, with ``name=<the name>`` and ``status="error"``.
-    * **The cap.** If the reply of the ``max_steps``-th call still asks for tools, no tool runs:
-      it is replaced by ``AIMessage(id=<the reply's id>, content="Sorry, need more steps to
-      process this request.")``, which ends the loop. An answer on that call is kept.
+    * the tool raised (any ``Exception``): ``TOOL_CALL_ERROR_TEMPLATE`` with ``error=repr(error)``,
+      e.g. ``Error: ValueError('cannot use 7')\\n Please fix your mistakes.``;
+    * no tool of that name (nothing runs): ``INVALID_TOOL_NAME_ERROR_TEMPLATE`` with
+      ``requested_tool`` the name and ``available_tools`` the tools' names joined by ``", "``,
+      e.g. ``Error: multiply is not a valid tool, try one of [add, fail].``
 
-    The graders' tools take valid arguments (``ToolNode`` words an argument error its own way:
-    the lesson, *Edge cases*).
+    >>> from miniagent.testing import ScriptedChatModel
+    >>> from miniagent.tools import tool
+    >>> @tool
+    ... def add(a: int, b: int) -> int:
+    ...     "Add two integers."
+    ...     return a + b
+    >>> call = {"name": "add", "args": {"a": 2, "b": 3}, "id": "c1"}
+    >>> model = ScriptedChatModel([AIMessage("", tool_calls=[call]), AIMessage("5")])
+    >>> [(m.type, m.content) for m in run_loop(model, [add], [("user", "2 + 3?")], 5)]
+    [('human', '2 + 3?'), ('ai', ''), ('tool', '5'), ('ai', '5')]
+
+    The graders' tools take valid arguments (``ToolNode`` words an argument error its own way: the
+    lesson, *Edge cases*).
     """
     # TODO(day03): write the loop here.
     raise NotStarted("day03")
@@ -87,6 +90,11 @@ def predictions() -> dict[str, str]:
     ``status="error"``; or, when ``invoke`` raises, ``"raises <the exception's class name>"``.
     Its shape (placeholders, not answers): ``{"one_call": "human ai", "tool_raises": "raises
     KeyError", ...}``. The graders run the agent on each script and compare, one at a time.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day03): replace the line below with `return {"one_call": "...", ...}`.
     raise NotStarted("day03")

@@ -34,15 +34,23 @@ def coerce_to_runnable(thing: Any) -> Runnable:
     ``Runnable.__or__`` calls it on the right-hand side (``runnable | thing``) and
     ``Runnable.__ror__`` on the left-hand side (``thing | runnable``).
 
-    * a ``Runnable``: that very object, unwrapped (whatever else it is);
-    * any other callable (a function, a lambda, an object with ``__call__``, a class):
-      ``RunnableLambda(thing)``;
-    * a ``dict`` (a real ``dict``, not any mapping): ``RunnableParallel(thing)``, which runs
-      every value on the same input and returns a dict of their outputs;
-    * anything else: raise ``TypeError`` with exactly this text (upstream glues the two
-      sentences, with no space after the full stop); for 5 it ends ``<class 'int'>``::
+    Input: ``thing``, anything.
 
-          Expected a Runnable, callable or dict.Instead got an unsupported type: <class 'int'>
+    Output:
+
+    * a ``Runnable``: that very object (whatever else it is);
+    * any other callable (a function, a lambda, an object with ``__call__``, a class): a
+      ``RunnableLambda`` of it;
+    * a ``dict`` (a real ``dict``, not any mapping): a ``RunnableParallel`` of it, which runs
+      every value on the same input and returns a dict of their outputs.
+
+    Error: anything else raises ``TypeError`` with exactly this text (upstream glues the two
+    sentences, no space after the full stop); for 5 it ends ``<class 'int'>``::
+
+        Expected a Runnable, callable or dict.Instead got an unsupported type: <class 'int'>
+
+    >>> coerce_to_runnable(len)
+    RunnableLambda(len)
 
     Upstream also turns a generator function into a ``RunnableGenerator``; the miniature has
     none, so generator functions are out of scope.
@@ -65,19 +73,28 @@ def sequence_init(
     """``RunnableSequence.__init__``: set up a new sequence ``self`` from its steps.
 
     ``a | b`` calls ``RunnableSequence(a, b)``, and this function runs as its ``__init__``.
-    ``self`` is the new, still empty sequence; set four attributes on it:
-    ``self.first`` (the first step), ``self.middle`` (a list, maybe empty), ``self.last`` and
-    ``self.name`` (the ``name`` given). ``self.steps`` is then ``[first, *middle, last]``.
 
-    * Positional ``steps`` come in order. A step that is itself a ``RunnableSequence`` adds
-      *its* steps, not itself: sequences never nest, ``a | (b | c)`` has three steps. Any
-      other step goes through ``coerce_to_runnable`` (yours, above).
-    * With no positional steps, the keywords ``first``, ``middle`` and ``last`` give the steps
-      as they are (only when both ``first`` and ``last`` are given).
-    * Fewer than two steps in the end: raise ``ValueError`` with exactly this text (the count
-      is the number of steps found)::
+    Input:
 
-          RunnableSequence must have at least 2 steps, got 1
+    * ``self`` -- the new sequence, still empty;
+    * ``steps`` -- the steps, in order: Runnables, or anything your ``coerce_to_runnable``
+      accepts;
+    * ``first``, ``middle``, ``last`` -- the steps as keywords, used only when no positional
+      step is given (and then only when both ``first`` and ``last`` are);
+    * ``name`` -- the sequence's name, or ``None``.
+
+    Output: ``None``; ``self`` now has ``first`` (the first step), ``middle`` (a list, maybe
+    empty), ``last`` and ``name``, so ``self.steps`` is ``[first, *middle, last]``. A step that is
+    itself a ``RunnableSequence`` stands for its own steps: sequences never nest, ``a | (b | c)``
+    has three steps. Keyword steps are kept as they are.
+
+    Error: fewer than two steps in the end raises ``ValueError`` with exactly this text (the count
+    is the number of steps found)::
+
+        RunnableSequence must have at least 2 steps, got 1
+
+    >>> [step.get_name() for step in RunnableSequence(RunnableLambda(len), str, name="calc").steps]
+    ['len', 'str']
 
     Lesson: "The pipe" and "Edge cases and surprises" on the Day 04 page.
     Upstream: ``langchain_core/runnables/base.py:3188`` (langchain-core 1.8.3).
@@ -90,16 +107,23 @@ def bind(self: RunnableBinding, **kwargs: Any) -> RunnableBinding:
     """``RunnableBinding.bind``: bind more keyword arguments to a binding.
 
     ``model.bind(stop=["x"])`` makes a ``RunnableBinding``: ``.bound`` is the model, ``.kwargs``
-    is ``{"stop": ["x"]}``, and every call of the binding passes those kwargs to the model.
-    This function is what happens when you call ``.bind(...)`` again, on ``self``, the binding.
+    is ``{"stop": ["x"]}``, and every call of the binding passes those kwargs to the model. This
+    function is what ``.bind(...)`` does when called again, on ``self``, the binding.
 
-    Return a **new** binding, of the same class as ``self`` (a subclass stays that subclass),
-    over the **same** ``bound`` (not over ``self``: bindings never nest), with ``self``'s
-    ``config`` and with the kwargs of both calls in one dict. When both name the same key, the
-    new call's value wins. ``self`` is left exactly as it was.
+    Input: ``self``, a ``RunnableBinding`` (or a subclass); ``kwargs``, the keyword arguments to
+    add.
 
-    Build it as ``RunnableBinding.__init__`` takes it: keywords ``bound=``, ``kwargs=`` and
-    ``config=``.
+    Output: a **new** binding, of the same class as ``self``, over the **same** ``bound`` (bindings
+    never nest), with ``self``'s ``config`` and the kwargs of both calls in one dict; when both
+    name the same key, the new value wins. ``self`` is left exactly as it was. (The class takes
+    the keywords ``bound=``, ``kwargs=`` and ``config=``.)
+
+    Errors: none of its own.
+
+    >>> from miniagent.testing import ScriptedChatModel
+    >>> again = ScriptedChatModel([]).bind(n=1, seed=7).bind(n=2)
+    >>> type(again).__name__, again.bound.get_name(), again.kwargs
+    ('RunnableBinding', 'ScriptedChatModel', {'n': 2, 'seed': 7})
 
     Lesson: "The binding" on the Day 04 page.
     Upstream: ``langchain_core/runnables/base.py:6418`` (langchain-core 1.8.3).
@@ -152,8 +176,13 @@ def predictions() -> dict[str, Any]:
 
     Return a literal table with one entry per case. Its shape (the values are placeholders,
     not answers): ``{"pipe": ("sequence", ["?", "?"], None), ..., "bind_twice": ("binding",
-    "?", {"stop": ["?"]}), ..., "bind_a_pipe": "KeyError"}``. Work it out from the lesson before
-    you run the notebook's table: the graders build every chain.
+    "?", {"stop": ["?"]}), ..., "bind_a_pipe": "KeyError"}``. Work it out from the lesson: the
+    graders build every chain.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day04): replace the line below with `return {"pipe": ..., ..., "bind_a_pipe": ...}`.
     raise NotStarted("day04")

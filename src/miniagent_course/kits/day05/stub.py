@@ -28,30 +28,29 @@ from miniagent_course.todo import NotStarted
 def _get_prompt_runnable(prompt: Any) -> Runnable:
     """Return a Runnable that maps the agent's state to what the model must see.
 
-    ``prompt`` is what the user passed to ``create_react_agent(..., prompt=...)``. The agent
+    Input: ``prompt``, what the user passed to ``create_react_agent(..., prompt=...)``. The agent
     calls this function once, when it is built, and pipes the result into the model
-    (``_get_prompt_runnable(prompt) | model``). What each kind of prompt must become:
+    (``_get_prompt_runnable(prompt) | model``).
 
-    * ``None`` (only ``None``: an empty string is a string): the state's messages, unchanged.
-    * a ``str``: ``SystemMessage(content=prompt)`` in front of the state's messages. The message
-      is made when this function runs, so every call puts the same object in front.
-    * a ``SystemMessage``: that very object in front of the state's messages.
-    * an ``async def`` function (it is callable too, but counts as async): an async-only
-      Runnable. ``ainvoke`` awaits ``prompt(state)``; ``invoke`` fails with the
-      ``TypeError`` that ``RunnableCallable`` raises when it has no sync function
-      (``No synchronous function provided to "Prompt". ...``).
-    * any other callable: ``prompt(state)`` with the whole state, every key of it; whatever it
-      returns goes to the model as it is. A function that declares a parameter named
-      ``config``, ``runtime`` or ``store`` must receive it, as ``RunnableCallable`` injects it.
-    * a ``Runnable`` that is not callable: the user's own object, unwrapped, with its own name.
-    * anything else (a number, a dict, a list of messages...): raise at once, while the agent is
-      built, ``ValueError(f"Got unexpected type for `prompt`: {type(prompt)}")``; for 123 the
-      text is ``Got unexpected type for `prompt`: <class 'int'>``.
+    Output: a Runnable whose input is the agent's state (a dict or a pydantic object) and whose
+    output, for each kind of ``prompt``, is:
+
+    * ``None``: the state's messages, unchanged;
+    * a ``str``: a ``SystemMessage`` with that content in front of the state's messages, made
+      once, when this function runs (every call puts the same object in front);
+    * a ``SystemMessage``: that very object in front of the state's messages;
+    * an ``async def`` function: what it returns for the whole state; the Runnable is async-only
+      (``ainvoke``), with no sync function;
+    * any other callable: what it returns for the whole state, as it is; a parameter named
+      ``config``, ``runtime`` or ``store`` gets what ``RunnableCallable`` injects;
+    * a ``Runnable`` that is not callable: the user's own object, as it is.
 
     Every Runnable you build yourself is a ``RunnableCallable`` named ``PROMPT_RUNNABLE_NAME``
-    (``"Prompt"``). The state may be a dict or a pydantic object: read the messages with
-    ``_get_state_value(state, "messages")``. Never change the state or its list: the prompt
-    shapes the model's input, it is not stored.
+    (``"Prompt"``). The state and its list of messages are never changed.
+
+    Error: any other ``prompt`` raises at once, while the agent is built,
+    ``ValueError(f"Got unexpected type for `prompt`: {type(prompt)}")``; for 123 the text is
+    ``Got unexpected type for `prompt`: <class 'int'>``.
 
     >>> _get_prompt_runnable("Be brief.").invoke({"messages": []})
     [SystemMessage(content='Be brief.', ...)]
@@ -100,7 +99,12 @@ def predictions() -> dict[str, list[tuple[str, str]] | str]:
 
     Return a literal table with one entry per case. Its shape (the values are placeholders, not
     answers): ``{"none": [("human", "?")], "empty_str": "KeyError", ..., "message_list": [...]}``.
-    Work it out from the lesson before you run the notebook's table: the graders run the agent.
+    Work it out from the lesson: the graders run the agent.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day05): replace the line below with `return {"none": [...], ..., "message_list": ...}`.
     raise NotStarted("day05")

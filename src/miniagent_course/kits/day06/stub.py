@@ -23,33 +23,44 @@ from miniagent_course.todo import NotStarted
 def _should_bind_tools(model: Any, tools: Sequence[Any], num_builtin: int = 0) -> bool:
     """Must ``create_react_agent`` call ``model.bind_tools(...)`` itself?
 
-    Inputs:
+    Input:
 
-    * ``model``: what the user passed as the agent's model: a chat model (``BaseChatModel``),
+    * ``model`` -- what the user passed as the agent's model: a chat model (``BaseChatModel``),
       a ``RunnableBinding`` (made by ``bind_tools``, ``bind``, ``with_config``...), a
-      ``RunnableSequence`` such as ``model.bind_tools(tools) | parser``, or any other Runnable.
-    * ``tools``: the tools the agent's ToolNode will run; each has a ``.name``.
-    * ``num_builtin``: how many provider built-in tools (plain dicts such as
+      ``RunnableSequence`` such as ``model.bind_tools(tools) | parser``, or any other Runnable;
+    * ``tools`` -- the tools the agent's ToolNode will run; each has a ``.name``;
+    * ``num_builtin`` -- how many provider built-in tools (plain dicts such as
       ``{"type": "mcp", ...}``) the user passed besides them.
 
-    Returns ``True`` when the user bound no tools: nothing is bound at all, or the binding's
-    ``.kwargs`` hold no ``"tools"``. Returns ``False`` when the user bound tools and they fit
-    ``tools``: the agent then keeps the user's binding as it is (with its ``tool_choice`` and
-    other settings). A sequence is judged by its first step that is a binding or a chat model
-    (the sequence itself when it has none).
+    Output:
 
-    A binding's tools (``.kwargs["tools"]``) are dicts, built-ins included. A dict names its
-    tool OpenAI style, ``{"type": "function", "function": {"name": "add", ...}}``, or
-    Anthropic style, with a non-empty ``"name"`` (``{"name": "add", ...}``); the OpenAI shape
-    wins when a dict has both, and a dict with neither names nothing. The user's tools fit
-    when there are as many as the bound dicts minus ``num_builtin``, and every tool's name is
-    among the bound names. Otherwise raise ``ValueError`` with exactly one of these texts
-    (the numbers and names are examples; upstream really writes no full stop between "match"
-    and "Got", and the second prints the Python *set* of missing names). The count is checked
-    first:
+    * ``True`` when the user bound no tools: nothing is bound, or the binding's ``.kwargs`` hold
+      no ``"tools"``;
+    * ``False`` when the user bound tools and they fit ``tools``: as many bound tool dicts as
+      ``tools`` plus ``num_builtin``, and every tool's name among the bound names. (The agent
+      then keeps the user's binding as it is.)
+
+    A sequence is judged by its first step that is a binding or a chat model (the sequence itself
+    when it has none). A bound tool dict names its tool OpenAI style,
+    ``{"type": "function", "function": {"name": "add", ...}}``, or Anthropic style, with a
+    non-empty ``"name"``; the OpenAI shape wins when a dict has both, and a dict with neither
+    names nothing.
+
+    Errors: bound tools that do not fit raise ``ValueError`` with exactly one of these texts, the
+    count checked first (the numbers and names are examples; upstream writes no full stop between
+    "match" and "Got", and the second prints the Python *set* of missing names)::
 
         Number of tools in the model.bind_tools() and tools passed to create_react_agent must match Got 2 tools, expected 1
         Missing tools '{'mul'}' in the model.bind_tools()
+
+    >>> from miniagent.testing import FakeToolCallingModel
+    >>> from miniagent.tools import tool
+    >>> @tool
+    ... def add(a: int, b: int) -> int:
+    ...     "Add two integers."
+    ...     return a + b
+    >>> _should_bind_tools(FakeToolCallingModel().bind_tools([add]), [add])
+    False
 
     Lesson: "Line by line" and "Edge cases and surprises" on the Day 06 page.
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:173`` (langgraph-prebuilt 1.1.3).

@@ -22,29 +22,28 @@ from miniagent_course.todo import NotStarted
 def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
     """Raise ``ValueError`` if some tool call in ``messages`` has no ``ToolMessage``; else return None.
 
-    Input: any sequence of messages (a list, a tuple), left unchanged. Output: ``None``.
+    Input: ``messages``, any sequence of messages (a list, a tuple); it is left unchanged.
 
-    A tool call is a dict ``{"name", "args", "id", "type"}`` in the ``tool_calls`` of an
-    ``AIMessage`` (of *any* ``AIMessage`` in the list; a subclass of ``AIMessage`` is one too).
-    It is *answered* when a ``ToolMessage`` somewhere in ``messages`` has ``tool_call_id`` equal
-    to the call's ``"id"``. The lesson's "Edge cases and surprises" lists what this does not
-    check: where the answer stands, ``invalid_tool_calls``, and ``ToolMessage``s that answer no
-    call are all fine.
+    Output: ``None`` when every tool call is answered. A tool call is a dict
+    ``{"name", "args", "id", "type"}`` in the ``tool_calls`` of any ``AIMessage`` of the sequence
+    (a subclass of ``AIMessage`` is one too); it is *answered* when a ``ToolMessage`` anywhere in
+    ``messages`` has that ``"id"`` as its ``tool_call_id``. Where the answer stands,
+    ``invalid_tool_calls``, and ``ToolMessage``s that answer no call are not checked (the lesson,
+    "Edge cases and surprises").
 
     Error: when some calls are unanswered, ``ValueError`` with exactly this text, where
-    ``<calls>`` is the list of the first three unanswered call dicts, in history order, as
-    Python prints a list:
+    ``<calls>`` is the list of the first three unanswered call dicts, in history order, as Python
+    prints a list::
 
         Found AIMessages with tool_calls that do not have a corresponding ToolMessage. Here are the first few of those tool calls: <calls>.
 
         Every tool call (LLM requesting to call a tool) in the message history MUST have a corresponding ToolMessage (result of a tool invocation to return to the LLM) - this is required by most LLM providers.
         For troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/errors/INVALID_CHAT_HISTORY
 
-    (The first line ends with ``.``, then one empty line. ``create_error_message(message=...,
-    error_code=ErrorCode.INVALID_CHAT_HISTORY)`` appends the last line.)
+    (The first line ends with ``.``, then one empty line; the last line is the one
+    ``create_error_message`` adds for ``ErrorCode.INVALID_CHAT_HISTORY``.)
 
     >>> call = {"name": "add", "args": {"a": 1}, "id": "call_1"}
-    >>> _validate_chat_history([AIMessage("", tool_calls=[call]), ToolMessage("2", tool_call_id="call_1")])
     >>> _validate_chat_history([AIMessage("", tool_calls=[call])])
     Traceback (most recent call last):
     ValueError: Found AIMessages with tool_calls that do not have a corresponding ToolMessage. ...

@@ -34,48 +34,54 @@ def make_call_model(
 ) -> Callable[[Any, Runtime, RunnableConfig], dict[str, Any]]:
     """Build and return ``call_model(state, runtime, config)``, the sync ``agent`` node.
 
-    ``create_react_agent`` defines ``call_model`` inside itself and closes over these values;
-    here they arrive as arguments (the graders take them from a real agent):
+    ``create_react_agent`` defines ``call_model`` inside itself and closes over these values; here
+    they arrive as arguments (the graders take them from a real agent).
+
+    Input:
 
     * ``is_async_dynamic_model`` -- ``model`` was an ``async def`` callable;
     * ``is_dynamic_model`` -- ``model`` was a callable ``(state, runtime) -> chat model``;
     * ``static_model`` -- the ``prompt | model`` Runnable (``None`` when the model is dynamic);
     * ``name`` -- the agent's ``name=`` argument (may be ``None``);
-    * ``get_model_input_state(state)`` -- picks and validates the messages the model sees,
-      and returns the state to give the model (Day 07); it raises ``ValueError`` for a broken
-      history;
-    * ``resolve_model(state, runtime)`` -- this step's ``prompt | model`` for a dynamic model;
-    * ``are_more_steps_needed(state, response)`` -- ``True`` when too few steps are left to
-      act on ``response`` (Day 09).
+    * ``get_model_input_state`` -- takes the state; gives the state the model must see, or
+      raises ``ValueError`` for a broken history (Day 07);
+    * ``resolve_model`` -- takes the state and the runtime; gives this step's ``prompt | model``
+      for a dynamic model (Day 10);
+    * ``are_more_steps_needed`` -- takes the state and the model's response; ``True`` when too
+      few steps are left to act on it (Day 09).
 
-    **The node you return.** Its parameters are exactly ``(state, runtime, config)``: the agent
-    node looks them up by name to inject the runtime and the config. ``state`` is a dict or a
-    pydantic object; the node leaves reading and checking it to the pieces above.
+    Output: the node, a function whose parameters are exactly ``(state, runtime, config)`` (the
+    agent injects the runtime and the config by these names). For a ``state`` (a dict or a
+    pydantic object) it returns the update ``{"messages": [message]}``: a one-element list
+    holding only the new message, never the history or the model's input. The message is
 
-    **What it returns**: the node's *update*, ``{"messages": [message]}``, a one-element list
-    holding only the new message (the reducer merges it into the history; never return the
-    history or the model's input):
+    * the reply of this step's model (``static_model``, or the one ``resolve_model`` gives) to
+      the state ``get_model_input_state`` prepared, called with the node's ``config``: the very
+      object the model returned, its ``name`` now the agent's ``name`` (so ``name=None`` erases a
+      name the model set);
+    * or, when ``are_more_steps_needed`` says so for that named reply, a new ``AIMessage`` with
+      the reply's ``id``, the content ``"Sorry, need more steps to process this request."`` and
+      nothing else (no tool calls, no name).
 
-    * normally, the message the model returned (the very object), whose ``name`` is now the
-      agent's ``name`` -- always, so ``name=None`` erases a name the model had set;
-    * when ``are_more_steps_needed`` says yes for that named response, a new ``AIMessage``
-      instead, with the response's ``id``, the content
-      ``"Sorry, need more steps to process this request."``, and nothing else (no tool calls,
-      no name).
+    Each piece runs at most once per step; for a state ``get_model_input_state`` refuses, no
+    model is resolved or called.
 
-    **The model** is called once, with ``.invoke(model_input, config)``: ``model_input`` is
-    what ``get_model_input_state`` returned (the state, not a list of messages), ``config`` is
-    the node's own. For a dynamic model it is this step's ``resolve_model(state, runtime)``,
-    resolved only after the input state is ready; otherwise ``static_model``.
+    Errors:
 
-    **Errors.**
+    * an async dynamic model on this sync path: ``RuntimeError`` with exactly ``"Async model
+      callable provided but agent invoked synchronously. Use agent.ainvoke() or agent.astream(),
+      or provide a sync model callable."`` (one line, one space after each full stop), before any
+      piece runs;
+    * what ``get_model_input_state`` raises, unchanged.
 
-    * An async dynamic model on this sync path: raise ``RuntimeError`` with exactly
-      ``"Async model callable provided but agent invoked synchronously. Use agent.ainvoke()
-      or agent.astream(), or provide a sync model callable."`` (one line, one space after each
-      full stop), before any other piece is called, whatever the state holds.
-    * What ``get_model_input_state`` raises goes through unchanged, and then no model is
-      resolved or called.
+    >>> from miniagent.runnables import RunnableLambda
+    >>> model = RunnableLambda(lambda state: AIMessage("hi", id="r1", name="bot"))
+    >>> node = make_call_model(
+    ...     is_async_dynamic_model=False, is_dynamic_model=False, static_model=model,
+    ...     name="helper", get_model_input_state=lambda state: state,
+    ...     resolve_model=None, are_more_steps_needed=lambda state, reply: False)
+    >>> [(m.content, m.name, m.id) for m in node({"messages": []}, None, {})["messages"]]
+    [('hi', 'helper', 'r1')]
 
     How and why, gate by gate: the lesson's "Read the source" and "Line by line".
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:661`` (langgraph-prebuilt 1.1.3).
@@ -121,8 +127,13 @@ def predictions() -> dict[str, tuple[int, str, str | None]]:
     * if the node returns its update: ``(gate, content, name)`` of the one message in it.
 
     Return a literal dict with all ten keys. Its shape (the values are placeholders, not
-    answers): ``{"async_model_ainvoke": (4, "hi", "bot"), ...}``. Predict from the lesson
-    before you run the notebook: the graders run each situation and compare.
+    answers): ``{"async_model_ainvoke": (4, "hi", "bot"), ...}``. Predict from the lesson: the
+    graders run each situation and compare.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day08): replace the line below with `return {"async_model_ainvoke": (...), ...}`.
     raise NotStarted("day08")

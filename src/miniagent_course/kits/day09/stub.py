@@ -26,16 +26,18 @@ def make_are_more_steps_needed(
 ) -> Callable[[Any, BaseMessage], bool]:
     """Build and return ``_are_more_steps_needed(state, response) -> bool``: the soft landing.
 
-    ``should_return_direct`` holds the names of the agent's tools built with
-    ``return_direct=True``. ``create_react_agent`` defines the check inside itself and closes
-    over that set; here the set is an argument, and you return the check (a closure). The
-    graders put the function you return into real agents, in place of their own.
+    ``create_react_agent`` defines the check inside itself and closes over the set below; here the
+    set is an argument and you return the check. The graders put it into real agents, in place of
+    their own.
 
-    The agent calls the check right after each model call, with the node's input ``state`` (a
-    dict or a pydantic object, which may have no ``remaining_steps`` at all) and the model's
-    ``response``. ``True`` means "too few steps left for what this response needs: replace it
-    with 'Sorry, need more steps to process this request.'". Return a real ``bool``, and never
-    raise for any of these states or responses:
+    Input: ``should_return_direct``, the names of the agent's tools built with
+    ``return_direct=True``.
+
+    Output: the check, a function of ``state`` (the agent node's input: a dict or a pydantic
+    object, which may have no ``remaining_steps`` at all) and ``response`` (the model's reply).
+    It returns a real ``bool``: ``True`` means "too few steps are left for what this response
+    needs: replace it with 'Sorry, need more steps to process this request.'". For an
+    ``AIMessage`` response:
 
     ==================  ==============  =====================  ==========================
     remaining_steps     a final answer  calls tools, not all   calls return-direct tools
@@ -47,11 +49,16 @@ def make_are_more_steps_needed(
     0 or less           True            True                   True
     ==================  ==============  =====================  ==========================
 
-    The columns are ``AIMessage`` responses. Any other response (a ``ToolMessage``, a
-    ``HumanMessage``) is never replaced: ``False``. Why these thresholds (what a round costs in
-    super-steps, and what ``remaining_steps`` counts): the lesson, *Line by line* and *Where the
-    number comes from*.
+    Any other response (a ``ToolMessage``, a ``HumanMessage``): ``False``.
 
+    Errors: none, for any of these states and responses.
+
+    >>> check = make_are_more_steps_needed(set())
+    >>> check({"messages": [], "remaining_steps": 0}, AIMessage("done"))
+    True
+
+    Why these thresholds (what a round costs in super-steps, and what ``remaining_steps``
+    counts): the lesson, *Line by line* and *Where the number comes from*.
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:620`` (langgraph-prebuilt 1.1.3).
     """
     # TODO(day09): define _are_more_steps_needed(state, response) here and return it.
@@ -72,8 +79,13 @@ def predictions() -> dict[int, tuple[str, int]]:
 
     Return a literal table with one entry per limit. Its shape (the values are placeholders,
     not answers): ``{2: ("error", 9), 3: ("sorry", 9), ..., 7: ("sorry", 9)}``. Work it out from
-    the lesson (*The surprise*, before you open its table) and before you run the notebook's
-    section 3: the graders run the real agent for each limit and compare, one limit at a time.
+    the lesson (*The surprise*, before you open its table): the graders run the real agent for
+    each limit and compare, one limit at a time.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day09): replace the line below with `return {2: (..., ...), 3: ..., ..., 7: ...}`.
     raise NotStarted("day09")

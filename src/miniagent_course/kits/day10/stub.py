@@ -35,7 +35,9 @@ def make_resolve_model(
 
     ``create_react_agent`` defines ``_resolve_model`` inside itself and closes over values it
     computed while building the agent. Here they arrive as arguments (the graders take them
-    from a real agent, then put the function you return into that agent, in its place):
+    from a real agent, then put the function you return into that agent, in its place).
+
+    Input:
 
     * ``model`` -- what the user passed as ``model``: for a dynamic model, a callable
       ``(state, runtime) -> chat model``; for a static one, the chat model;
@@ -45,23 +47,28 @@ def make_resolve_model(
     * ``static_model`` -- the pipeline ``prompt | model`` built once (``None`` when dynamic);
     * ``tools`` -- the agent's tools, in scope as they are in ``create_react_agent``.
 
-    The agent calls the function you return positionally, ``_resolve_model(state, runtime)``,
-    at every model step, then invokes what it returns with the whole state. Its contract:
+    Output: ``_resolve_model``, which the agent calls positionally at every model step and whose
+    result it invokes with the whole state. It returns:
 
-    * static model: return ``static_model``, the same object every time; ``model`` is never
-      called.
-    * dynamic model: return a two-step ``RunnableSequence``, the prompt runnable of ``prompt``
-      (Day 05) first, then the model that the callable returned for *this* call. The callable
-      runs exactly once per call, given this call's state and runtime as two positional
-      arguments: it may name its parameters as it likes (``(s, rt)``, ``(state, ctx, /)``),
-      and it always gets both.
-    * the chosen model is used exactly as it came back: no ``bind_tools`` (the callable binds
-      what it wants, maybe a subset of ``tools``, maybe nothing) and no caching (the next step
-      may want another model).
+    * static model: ``static_model``, the same object every time; ``model`` is never called;
+    * dynamic model: a two-step ``RunnableSequence``: the prompt runnable of ``prompt`` (Day 05),
+      then the chat model the callable returned for *this* call. The callable runs exactly once
+      per call, given this call's state and runtime as two positional arguments (it may name its
+      parameters as it likes). Its model is used as it came back: no tools are bound to it (the
+      callable binds what it wants) and nothing is cached (the next step may want another).
+
+    Errors: none of its own; what the callable raises goes through unchanged.
+
+    >>> from miniagent.testing import FakeToolCallingModel
+    >>> chat = FakeToolCallingModel()
+    >>> resolve = make_resolve_model(
+    ...     model=lambda state, runtime: chat, prompt="Be brief.",
+    ...     is_dynamic_model=True, static_model=None)
+    >>> [step.get_name() for step in resolve({"messages": []}, None).steps]
+    ['Prompt', 'FakeToolCallingModel']
 
     Why, and what happens when the callable returns a string or a coroutine: the lesson,
     *Read the source* and *Edge cases and surprises*.
-
     Upstream: ``langgraph/prebuilt/chat_agent_executor.py:599`` (langgraph-prebuilt 1.1.3).
     """
     # TODO(day10): define _resolve_model(state, runtime) here and return it.

@@ -28,19 +28,26 @@ from miniagent_course.todo import NotStarted
 def _handle_tool_error(e: Exception, *, flag: Any) -> str:
     """The content of the error ToolMessage for an exception the node decided to handle.
 
-    ``flag`` is the ``ToolNode``'s ``handle_tool_errors``; by the time this runs, the node has
-    already decided that ``e`` is covered (the lesson, *Which errors are handled*). Return:
+    Input: ``e``, the exception a tool raised; ``flag``, the ``ToolNode``'s
+    ``handle_tool_errors``. By the time this runs, the node has already decided that ``e`` is
+    covered (the lesson, *Which errors are handled*).
 
-    * ``TOOL_CALL_ERROR_TEMPLATE`` filled with ``error=repr(e)`` when ``flag`` is a bool, a
-      tuple (of exception types), or an exception class (a subclass of ``Exception``). An
-      exception class is callable, but it is never called here;
-    * ``flag`` itself when it is a str (an empty string too);
-    * ``flag(e)`` when it is any other callable (a function, a lambda, an object with
-      ``__call__``). Whatever it returns is returned; whatever it raises propagates, unchanged
-      (the default policy re-raises this way);
-    * for anything else (``None``, ``42``, a list, ...) raise ``ValueError`` with exactly::
+    Output, a str, by the kind of ``flag``:
+
+    * a bool, a tuple (of exception types) or an exception class (a subclass of ``Exception``):
+      ``TOOL_CALL_ERROR_TEMPLATE`` filled with ``error=repr(e)``. An exception class is callable,
+      but it is never called here;
+    * a str (an empty one too): ``flag`` itself;
+    * any other callable (a function, a lambda, an object with ``__call__``): what it returns
+      when called with ``e``; what it raises goes through unchanged (the default policy re-raises
+      this way).
+
+    Error: any other ``flag`` (``None``, ``42``, a list...) raises ``ValueError`` with exactly::
 
         Got unexpected type of `handle_tool_error`. Expected bool, str or callable. Received: {flag}
+
+    >>> _handle_tool_error(ValueError("boom"), flag="Try again.")
+    'Try again.'
 
     Upstream: ``langgraph/prebuilt/tool_node.py:416`` (langgraph-prebuilt 1.1.3).
     """
@@ -51,33 +58,39 @@ def _handle_tool_error(e: Exception, *, flag: Any) -> str:
 def _infer_handled_types(handler: Callable[..., str]) -> tuple[type[Exception], ...]:
     """Which exception types a handler function covers, read from the annotation of its error.
 
-    The error is the handler's first parameter, except that a ``self`` or ``cls`` first
-    parameter is skipped when the handler has exactly two parameters (a method's function,
-    ``def handle(self, e)``). Read the parameters with ``inspect.signature`` and the resolved
-    annotations with ``typing.get_type_hints``. Then:
+    Input: ``handler``, a function that takes the error (its first parameter; a ``self`` or
+    ``cls`` first parameter does not count when the handler has exactly two parameters, as in a
+    method's function ``def handle(self, e)``).
+
+    Output, a tuple of exception types:
 
     * no parameters, or an error parameter without annotation: ``(Exception,)``;
     * ``e: ValueError``: ``(ValueError,)``; any subclass of ``Exception`` likewise;
     * ``e: Union[ValueError, TypeError]`` or ``e: ValueError | TypeError``, written as a real
-      object: the members, in order, ``(ValueError, TypeError)``. Upstream tests for a union on
-      the parameter's annotation *as written* (``inspect.signature``), not on the resolved
-      hint: an annotation written as a string (``"ValueError | TypeError"``, or any annotation
-      in a module with ``from __future__ import annotations``) is not seen as a union, and the
-      single-type branch then fails on the resolved union with ``AttributeError`` (``__mro__``).
-      Reproduce that, do not repair it;
-    * a union with a member that is not an exception class: raise ``ValueError``::
+      object: its members, in order, ``(ValueError, TypeError)``. An annotation written as a
+      string (``"ValueError | TypeError"``, or any annotation in a module with
+      ``from __future__ import annotations``) is not seen as a union: upstream then fails on the
+      resolved union with ``AttributeError`` (``__mro__``). Reproduce that, do not repair it.
+
+    Errors, with exactly these texts:
+
+    * a union with a member that is not an exception class, ``ValueError``::
 
         All types in the error handler error annotation must be Exception types. For example, `def custom_handler(e: Union[ValueError, TypeError])`. Got '{annotation}' instead.
 
-    * a single annotation that is not a subclass of ``Exception`` (``str``, ``BaseException``):
-      raise ``ValueError``::
+    * a single annotation that is not a subclass of ``Exception`` (``str``, ``BaseException``),
+      ``ValueError``::
 
         Arbitrary types are not supported in the error handler signature. Please annotate the error with either a specific Exception type or a union of Exception types. For example, `def custom_handler(e: ValueError)` or `def custom_handler(e: Union[ValueError, TypeError])`. Got '{type}' instead.
 
-      where ``{annotation}`` is the annotation as written and ``{type}`` the resolved one.
-    * errors of ``inspect.signature`` and ``get_type_hints`` propagate (an object with
-      ``__call__`` makes ``get_type_hints`` raise ``TypeError``; a name it cannot resolve,
-      ``NameError``).
+      where ``{annotation}`` is the annotation as written and ``{type}`` the resolved one;
+    * what reading the signature or resolving the annotations raises goes through unchanged (an
+      object with ``__call__``: ``TypeError``; a name that cannot be resolved: ``NameError``).
+
+    >>> def handler(e: ValueError) -> str:
+    ...     return "bad value"
+    >>> _infer_handled_types(handler)
+    (<class 'ValueError'>,)
 
     Upstream: ``langgraph/prebuilt/tool_node.py:466`` (langgraph-prebuilt 1.1.3).
     """
@@ -123,7 +136,12 @@ def predictions() -> dict[str, str]:
 
     Return a literal dict with all sixteen keys. Its shape (the values are placeholders, not
     answers): ``{"default_value_error": "text", "default_bad_args": "text", ...}``. Predict from
-    the lesson before you run the notebook: the graders run every case and compare.
+    the lesson: the graders run every case and compare.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day11): replace the line below with `return {"default_value_error": ..., ...}`.
     raise NotStarted("day11")

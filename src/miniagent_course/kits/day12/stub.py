@@ -43,12 +43,25 @@ def _emit(
 ) -> None:
     """Send ``message`` to the client with ``meta``, unless it must be skipped.
 
-    * With ``dedupe=True`` a message whose ``id`` is in ``self.seen`` is skipped: nothing is
-      sent, nothing changes. Without it (token chunks) the message is always sent.
-    * A message sent with ``id=None`` first gets a fresh ``str(uuid4())`` as its id, set on that
-      very object (the state will hold the same object, so the client and the state agree).
-    * Every message sent has its id added to ``self.seen``.
-    * Sending is ``self.emit(("messages", (message, meta)))``: the message itself, not a copy.
+    Input: ``self``, the handler (``self.emit`` sends to the client; ``self.seen`` holds the ids
+    already sent); ``meta``, the metadata to send with the message; ``message``; ``dedupe``,
+    whether a message already sent must be skipped (token chunks are sent with ``False``).
+
+    Output: ``None``. With ``dedupe=True`` and the message's id in ``self.seen``, nothing happens.
+    Otherwise ``self.emit`` receives ``("messages", (message, meta))``, the message itself and not
+    a copy, and the message's id is in ``self.seen``; a message whose id was ``None`` now has a
+    fresh uuid4 string as its id, set on that very object (the state holds the same object, so the
+    client and the state agree).
+
+    Errors: none of its own.
+
+    >>> from miniagent.messages import AIMessage
+    >>> sent = []
+    >>> handler = StreamMessagesHandler(sent.append)
+    >>> _emit(handler, {"node": "agent"}, AIMessage("hi", id="a1"), dedupe=True)
+    >>> _emit(handler, {"node": "agent"}, AIMessage("hi again", id="a1"), dedupe=True)
+    >>> [(message.content, meta) for _, (message, meta) in sent]
+    [('hi', {'node': 'agent'})]
 
     Upstream: ``StreamMessagesHandler._emit`` (langgraph/pregel/_messages.py:123).
     """
@@ -59,17 +72,30 @@ def _emit(
 def _find_and_emit_messages(
     self: StreamMessagesHandler, meta: dict[str, Any], response: Any
 ) -> None:
-    """Send every message found in a node's ``response``, each with ``dedupe=True``, in order.
+    """Send every message found in a node's ``response``, skipping those already sent, in order.
 
-    Where messages are looked for, and nowhere deeper:
+    Input: ``self``, the handler; ``meta``, the node's metadata; ``response``, what the node
+    returned.
 
-    * ``response`` is itself a message;
-    * ``response`` is a sequence (a list, a tuple) holding messages: each of them;
-    * otherwise ``response`` is state-like (a dict or a pydantic model: its top-level values,
-      ``_state_values(response)``): each value that is a message, and each message
-      inside a value that is a sequence (``{"messages": [...]}``).
+    Output: ``None``. Each message found is sent as your ``_emit`` sends it with ``dedupe=True``.
+    Messages are found, and nowhere deeper:
+
+    * in ``response`` itself, when it is a message;
+    * in a sequence (a list, a tuple): each item that is a message;
+    * in a state-like ``response`` (a dict or a pydantic model; ``_state_values`` gives its
+      top-level values): each value that is a message, and each message inside a value that is
+      a sequence (``{"messages": [...]}``).
 
     Anything else (a string, a number, a dict inside a list, ``None``) sends nothing.
+
+    Errors: none of its own.
+
+    >>> from miniagent.messages import AIMessage
+    >>> sent = []
+    >>> handler = StreamMessagesHandler(sent.append)
+    >>> _find_and_emit_messages(handler, {}, {"messages": [AIMessage("a", id="1")], "n": 3})
+    >>> [message.content for _, (message, meta) in sent]
+    ['a']
 
     Upstream: ``StreamMessagesHandler._find_and_emit_messages`` (_messages.py:132).
     """
@@ -80,9 +106,21 @@ def _find_and_emit_messages(
 def on_node_start(self: StreamMessagesHandler, task: PregelExecutableTask) -> None:
     """Before a node runs: the messages already in its input are not news.
 
-    Add to ``self.seen`` the id of every message in ``task.input``'s top-level values
-    (``_state_values``): a value that is a message, and the messages inside a value that is a
-    sequence (but not a string). A message whose id is ``None`` adds nothing. Sends nothing.
+    Input: ``self``, the handler; ``task``, the node's run (``task.input`` is its input).
+
+    Output: ``None``; nothing is sent. Afterwards ``self.seen`` also holds the id of every message
+    among ``task.input``'s top-level values (``_state_values``): a value that is a message, and
+    each message inside a value that is a sequence (not a string). A message whose id is ``None``
+    adds nothing.
+
+    Errors: none of its own.
+
+    >>> from miniagent.messages import HumanMessage
+    >>> handler = StreamMessagesHandler(print)
+    >>> task = PregelExecutableTask("agent", {"messages": [HumanMessage("hi", id="h1")]}, None, {}, (), ())
+    >>> on_node_start(handler, task)
+    >>> handler.seen
+    {'h1'}
 
     Upstream: ``StreamMessagesHandler.on_chain_start`` (_messages.py:215).
     """
@@ -93,14 +131,25 @@ def on_node_start(self: StreamMessagesHandler, task: PregelExecutableTask) -> No
 def on_node_end(self: StreamMessagesHandler, task: PregelExecutableTask, response: Any) -> None:
     """After a node ran: send the messages it returned that were not sent yet.
 
-    The metadata is the node's own, ``task.config["metadata"]``. The node may return:
+    Input: ``self``, the handler; ``task``, the node's run (its metadata is
+    ``task.config["metadata"]``); ``response``, what the node returned: an update, a ``Command``,
+    or a sequence of them (a tools node returns one item per tool call, a ``Command`` for a tool
+    that returned one).
 
-    * a ``Command``: look in its ``update``;
-    * a sequence holding at least one ``Command`` (a tools node returns one per tool call that
-      returned a Command): look in each ``Command``'s ``update``, and in each other item as it is;
-    * anything else: look in ``response`` itself.
+    Output: ``None``. Sent, with the node's metadata, as your ``_find_and_emit_messages`` sends
+    them: the messages of a ``Command``'s ``update``; for a sequence holding at least one
+    ``Command``, those of each ``Command``'s ``update`` and of each other item as it is; for
+    anything else, those of ``response`` itself.
 
-    Looking is ``_find_and_emit_messages``.
+    Errors: none of its own.
+
+    >>> from miniagent.messages import AIMessage
+    >>> sent = []
+    >>> handler = StreamMessagesHandler(sent.append)
+    >>> task = PregelExecutableTask("agent", {}, None, {"metadata": {"step": 1}}, (), ())
+    >>> on_node_end(handler, task, Command(update={"messages": [AIMessage("hi", id="a1")]}))
+    >>> [(message.content, meta) for _, (message, meta) in sent]
+    [('hi', {'step': 1})]
 
     Upstream: ``StreamMessagesHandler.on_chain_end`` (_messages.py:245).
     """
@@ -154,8 +203,13 @@ def predictions() -> dict[str, list[tuple[str, str, str | None, str]]]:
     client sees nothing is ``[]``.
 
     Return a literal dict with all fourteen keys. Its shape (placeholders, not answers):
-    ``{"answer": [("agent", "AIMessage", "r1", "hi")], ...}``. Predict from the lesson before
-    you run the notebook: the graders compare with upstream's stream.
+    ``{"answer": [("agent", "AIMessage", "r1", "hi")], ...}``. Predict from the lesson: the
+    graders compare with upstream's stream.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day12): replace the line below with `return {"answer": [...], ...}`.
     raise NotStarted("day12")

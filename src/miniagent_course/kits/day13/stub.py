@@ -29,29 +29,38 @@ def _chain_model_call_handlers(
 ) -> Callable[..., _ComposedExtendedModelResponse] | None:
     """Compose ``wrap_model_call`` handlers into one, the first handler the outermost layer.
 
-    ``create_agent`` calls this once, with ``[m.wrap_model_call for m in middleware]`` in
-    registration order, and the ``model`` node then calls what you return as
-    ``composed(request, execute_model)``, where ``execute_model(request) -> ModelResponse``
-    is the real model call.
+    Input: ``handlers``, the ``wrap_model_call`` hooks of the agent's middleware in registration
+    order (``create_agent`` calls this once, with ``[m.wrap_model_call for m in middleware]``).
+    Each is ``handler(request, call_next)``: it may call ``call_next`` zero times (it answers
+    itself), once, or several times (a retry), with the request it got or a changed one
+    (``request.override(...)``), and returns a ``ModelResponse``, a bare ``AIMessage`` or an
+    ``ExtendedModelResponse(model_response, command)``.
 
-    * No handlers: return ``None`` (the node then calls the model directly).
-    * Otherwise return ``composed(request, handler) -> _ComposedExtendedModelResponse``.
-      With ``handlers == [a, b, c]``, ``a`` gets the request and a ``handler`` that runs
-      ``b``; ``b``'s handler runs ``c``; ``c``'s handler is the real ``handler``. Each layer
-      may call its handler zero times (it answers itself), once, or several times (a retry),
-      with the request it was given or a changed one (``request.override(...)``).
-    * A layer may return a ``ModelResponse``, a bare ``AIMessage`` or an
-      ``ExtendedModelResponse(model_response, command)``. The handler a layer calls always
-      gives it back a plain ``ModelResponse`` (``_normalize_to_model_response``).
-    * The result's ``model_response`` is the outermost layer's answer, as a ``ModelResponse``;
-      its ``commands`` are the ``command`` of every ``ExtendedModelResponse`` a layer
-      returned (``None`` commands are skipped), the innermost first, the outermost last.
-      When a layer calls its handler twice, only the commands of the last call count.
-    * With a single handler, still return a ``_ComposedExtendedModelResponse``.
+    Output: ``None`` for no handlers (the ``model`` node then calls the model directly);
+    otherwise ``composed(request, execute_model) -> _ComposedExtendedModelResponse``, which the
+    node calls with the real model call ``execute_model(request) -> ModelResponse``. Within it:
 
-    Why the first is outermost, and what a layer's retry does to the inner commands: the
-    lesson, *Read the source* and *Edge cases and surprises*.
+    * with ``handlers == [a, b, c]``, ``a`` gets the request and a ``call_next`` that runs ``b``,
+      ``b``'s runs ``c``, and ``c``'s is ``execute_model``;
+    * what a layer's ``call_next`` gives back is always a plain ``ModelResponse``;
+    * the result's ``model_response`` is the outermost layer's answer, as a ``ModelResponse``;
+      its ``commands`` are the ``command`` of every ``ExtendedModelResponse`` a layer returned
+      (``None`` skipped), the innermost first, the outermost last; when a layer calls
+      ``call_next`` several times, only the commands of its last call count;
+    * with a single handler, the result is still a ``_ComposedExtendedModelResponse``.
 
+    Errors: none of its own; what a layer or the model raises reaches the layer outside it.
+
+    >>> def outer(request, call_next):
+    ...     return call_next(request)
+    >>> def inner(request, call_next):
+    ...     return AIMessage("inner answers itself")
+    >>> composed = _chain_model_call_handlers([outer, inner])
+    >>> composed(None, lambda request: AIMessage("the model")).model_response.result[0].content
+    'inner answers itself'
+
+    Why the first is outermost, and what a layer's retry does to the inner commands: the lesson,
+    *Read the source* and *Edge cases and surprises*.
     Upstream: ``langchain/agents/factory.py:284`` (langchain 1.5.2).
     """
     # TODO(day13): return None, or the composed handler.

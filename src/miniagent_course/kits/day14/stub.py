@@ -30,26 +30,33 @@ from miniagent_course.todo import NotStarted
 def _convert_message_to_dict(message: BaseMessage) -> dict:
     """The dict Chat Completions receives for ``message``, keys in upstream's order.
 
-    Keys, in this order: ``content``, then ``name``, then ``role``, then the role's extras.
+    Input: ``message``, a ``HumanMessage``, ``AIMessage``, ``SystemMessage`` or ``ToolMessage``.
 
-    * ``content``: ``_format_message_content(message.content, role=message.type)`` (a string
-      stays a string; a list of blocks is filtered and converted for you).
-    * ``name``: ``message.name``, or else ``message.additional_kwargs["name"]``; the key is
-      present only when the one found is not ``None``.
-    * ``role``: ``"user"`` for a ``HumanMessage``, ``"assistant"`` for an ``AIMessage``,
-      ``"tool"`` for a ``ToolMessage``; a ``SystemMessage`` is ``"system"`` unless its
-      ``additional_kwargs["__openai_role__"]`` names another (``"developer"``).
-    * An ``AIMessage`` with ``tool_calls`` or ``invalid_tool_calls`` gets ``"tool_calls"``: the
-      valid ones then the invalid ones, each converted by ``_lc_tool_call_to_openai_tool_call`` /
-      ``_lc_invalid_tool_call_to_openai_tool_call``. Without either, raw calls in
-      ``additional_kwargs["tool_calls"]`` are sent, each cut to its ``id``, ``type`` and
-      ``function`` keys; else an ``additional_kwargs["function_call"]`` is sent as
-      ``"function_call"``. With ``tool_calls`` or ``function_call`` present, an empty content
-      (``""``, ``[]``) is sent as ``None``. (Audio replies: not graded, leave them out.)
-    * A ``ToolMessage`` keeps only ``content``, ``role`` and ``"tool_call_id"``; its content goes
-      through ``_sanitize_chat_completions_content`` (text blocks cut to ``type`` and ``text``).
-    * Nothing else is sent: not the ``id``, not the other ``additional_kwargs``.
-    * Any other message class: ``TypeError(f"Got unknown type {message}")``.
+    Output: a dict with the keys ``content``, then ``name``, then ``role``, then the role's extras:
+
+    * ``content`` -- the content as the API takes it: a string stays a string, a list of content
+      blocks is filtered and converted (``_format_message_content``, imported above, does that);
+    * ``name`` -- ``message.name``, or else ``message.additional_kwargs["name"]``; the key is
+      there only when the one found is not ``None``;
+    * ``role`` -- ``"user"``, ``"assistant"``, ``"tool"``, or for a ``SystemMessage``
+      ``"system"``, unless its ``additional_kwargs["__openai_role__"]`` names another
+      (``"developer"``);
+    * an ``AIMessage`` with ``tool_calls`` or ``invalid_tool_calls``: ``"tool_calls"``, the valid
+      ones then the invalid ones, in the API's shape (the two ``_lc_..._to_openai_tool_call``
+      helpers imported above convert one each). Without either: the raw calls of
+      ``additional_kwargs["tool_calls"]``, each cut to its ``id``, ``type`` and ``function``, or
+      else ``additional_kwargs["function_call"]`` as ``"function_call"``. With tool calls or a
+      function call sent, an empty content (``""``, ``[]``) is ``None``. (Audio replies: not
+      graded, leave them out.)
+    * a ``ToolMessage``: only ``content`` (text blocks cut to ``type`` and ``text``:
+      ``_sanitize_chat_completions_content``), ``role`` and ``"tool_call_id"``.
+
+    Nothing else is sent: not the ``id``, not the other ``additional_kwargs``.
+
+    Error: any other message class raises ``TypeError(f"Got unknown type {message}")``.
+
+    >>> _convert_message_to_dict(HumanMessage("hi", name="ada", id="h1"))
+    {'content': 'hi', 'name': 'ada', 'role': 'user'}
 
     Upstream: ``_convert_message_to_dict`` (langchain_openai/chat_models/base.py:476).
     """
@@ -92,8 +99,13 @@ def predictions() -> dict[str, list[tuple[str, Any]]]:
     ``content`` as the payload holds it (a string, or ``None``).
 
     Return a literal dict with all seven keys. Its shape (placeholders, not answers):
-    ``{"plain": [("user", "hi")], ...}``. Predict from the lesson before you run the notebook:
-    the graders compare with real runs read by the tracer.
+    ``{"plain": [("user", "hi")], ...}``. Predict from the lesson: the graders compare with real
+    runs read by the tracer.
+
+    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
+    many entries are filled. Your first complete table is recorded as your first try before any
+    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
+    cell) says only which rows are wrong, and later runs show what the real run gives.
     """
     # TODO(day14): replace the line below with `return {"plain": [...], ...}`.
     raise NotStarted("day14")
