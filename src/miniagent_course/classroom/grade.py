@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from miniagent_course.classroom.child import SETTINGS_OPTION, sign
+from miniagent_course.classroom.child import SETTINGS_OPTION, _stamp, sign
 from miniagent_course.classroom.config import Classroom, DayPlan
 from miniagent_course.classroom.parts import day_parts, function_name
 from miniagent_course.classroom.submission import Found, find_exercises, lay_out
@@ -264,14 +264,6 @@ def _end_group(process: subprocess.Popen[bytes]) -> None:
 
 
 # --- one submission --------------------------------------------------------------------------
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return (info.st_mtime_ns, info.st_size)
 
 
 def grade_submission(
