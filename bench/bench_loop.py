@@ -41,6 +41,7 @@ import ast
 import importlib.util
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -328,8 +329,8 @@ def bench_pytest(
         states = {}  # day: what its row says after the title
         for exercise in days:
             for line in output.splitlines():
-                if line.startswith(f"  {exercise.id}  ") and exercise.title in line:
-                    states[exercise.id] = line.split(exercise.title, 1)[1].strip()
+                if line.startswith(f"  {exercise.id}  "):  # day, title (maybe cut with …), state
+                    states[exercise.id] = re.split(r"\s{2,}", line.strip())[-1]
         wrong = {day: state for day, state in states.items() if not state.startswith(status)}
         wrong |= {e.id: None for e in days if e.id not in states}
         if wrong:
