@@ -68,16 +68,20 @@ def _copy(names: list[str], destination: Path) -> None:
             shutil.copy2(source, target)
 
 
-@pytest.fixture(scope="session")
-def workspace(tmp_path_factory, course) -> Course:
-    """A temporary copy of the course with pristine stubs in exercises/."""
-    root = tmp_path_factory.mktemp("workspace")
+def stub_copy(root: Path, course: Course) -> Course:
+    """A copy of the course in ``root`` whose exercise files are the pristine stubs."""
     _copy(COPIED, root)
     for exercise in course.exercises:
         target = root / exercise.file
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(pristine_source(course, exercise), encoding="utf-8")
     return load_course(root)
+
+
+@pytest.fixture(scope="session")
+def workspace(tmp_path_factory, course) -> Course:
+    """A temporary copy of the course with pristine stubs in exercises/."""
+    return stub_copy(tmp_path_factory.mktemp("workspace"), course)
 
 
 def _free_names(source: str) -> set[str]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from miniagent_course import cli
-from miniagent_course.grading.course import Course, load_course
+from miniagent_course.grading.course import Course
 
-from .conftest import COPIED, _copy, pristine_source, solved_source
+from .conftest import pristine_source, solved_source, stub_copy
 
 DAY = "day15"
 # The reference's guard (kits/day15/cases.py) with one slip: it refuses even a confirmed call.
@@ -23,12 +23,7 @@ GUARD_SLIP = 'if call["name"] == "escalate":'
 @pytest.fixture
 def copy(tmp_path, course) -> Course:
     """A copy of the course whose exercise files are the pristine stubs."""
-    _copy(COPIED, tmp_path)
-    for exercise in course.exercises:
-        target = tmp_path / exercise.file
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(pristine_source(course, exercise), encoding="utf-8")
-    return load_course(tmp_path)
+    return stub_copy(tmp_path, course)
 
 
 def _solved(course: Course) -> str:
