@@ -66,11 +66,14 @@ class GradedFunction:
 class Judgment:
     """The day's second part, the one that needs judgment (kit.toml's ``[judgment]``).
 
-    ``kind`` is ``predict`` (a table of predictions graded against real runs), ``grader`` (the
+    ``kind`` is ``predict`` (a table of predictions graded against real runs), ``read`` (the
+    same, about the upstream function ``read`` names, "module:qualname", which no page explains),
+    ``spot`` (an input per changed copy of a function, on which it differs from upstream),
+    ``repair`` (a misbehaving application fixed in application code), ``grader`` (the
     learner writes ``test_*`` functions that take ``function``; they must pass on the reference
     and together fail at least ``catch`` of the day's mutants of it) or ``extend`` (a variant or
     policy with its own contract). ``reference`` is the file of the reference's own tests, for a
-    ``grader`` part.
+    ``grader`` part. The kinds are written in :mod:`~miniagent_course.grading.judgments`.
     """
 
     kind: str
@@ -78,6 +81,7 @@ class Judgment:
     function: str = ""
     catch: int = 0
     reference: str = ""
+    read: str = ""
 
 
 @dataclass(frozen=True)

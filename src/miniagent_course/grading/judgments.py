@@ -24,9 +24,19 @@ kind fails with one sentence naming the known ones. The kinds:
   outcome is shown: in that run a wrong row says only that it is wrong; from the next run on, a
   failure names the row, the prediction and the outcome in one line (the wording is in
   ``text/cli.en.toml``). :func:`your_table` is the same grading for a notebook's table cell.
+* ``read`` (:func:`predict` again): a sealed table about the upstream function the kit names
+  (``[judgment] read = "module:qualname"``), which no page explains: the learner reads it alone,
+  in the installed package.
+* ``spot`` (:func:`spot`): the learner's function returns, for each changed copy of the function
+  the page shows, an input on which it behaves differently from upstream; graded by running both.
+* ``repair`` (:func:`repair`): a real failure reproduced as a misbehaving application; the learner
+  fixes it in application code (a limit, a tool, a middleware, the way it is run), graded on the
+  day's scenarios, and a fix that changes the library's functions fails.
 * ``grader`` (:func:`miniagent_course.grading.judge.graders`): the learner writes ``test_*``
   functions; they must pass on the reference and catch the day's known mistakes.
 * ``extend``: a variant or policy with its own contract; its day writes its own graders.
+
+A kind is *sealed* (:attr:`Kind.sealed`: ``predict``, ``read``) when its table is answered first.
 
 The tests are raised as plain ``AssertionError`` with a finished sentence, so the learner's report
 (:mod:`.explain`) shows that sentence as the problem.
@@ -34,9 +44,11 @@ The tests are raised as plain ``AssertionError`` with a finished sentence, so th
 
 from __future__ import annotations
 
+import copy
 import functools
+import importlib
 import os
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,16 +79,17 @@ class Kind:
     name: str
     what: str  # one line: what this kind grades
     graders: Builder
+    sealed: bool = False  # a table answered first: graded only once whole, first try recorded
 
 
 KINDS: dict[str, Kind] = {}
 
 
-def register(name: str, what: str) -> Callable[[Builder], Builder]:
+def register(name: str, what: str, *, sealed: bool = False) -> Callable[[Builder], Builder]:
     """Add a kind to :data:`KINDS` (a decorator of the function that writes its graders)."""
 
     def add(graders: Builder) -> Builder:
-        KINDS[name] = Kind(name, what, graders)
+        KINDS[name] = Kind(name, what, graders, sealed)
         return graders
 
     return add
@@ -213,7 +226,9 @@ def as_message_pairs(value: Any) -> Any:
     return value
 
 
-@register("predict", "a table of predictions, graded row by row against what real runs give")
+@register(
+    "predict", "a table of predictions, graded row by row against what real runs give", sealed=True
+)
 def predict(judgment: Judgment, **declaration: Any) -> tuple[Test, Test]:
     """``(the table test, the row test)``: bind them under the names the day's learners see.
 
@@ -435,6 +450,189 @@ def after_your_table(day: str) -> bool:
         return True
     print(say("table_cell.sealed", day=day))
     return False
+
+
+# --- read: a sealed table about an upstream function no page explains --------------------------
+
+register(
+    "read",
+    "a sealed table about a named upstream function that the learner reads alone, in the "
+    "installed package",
+    sealed=True,
+)(predict)  # graded as a predict table; the kit names the function read (``[judgment] read``)
+
+
+# --- spot: an input on which each changed copy differs from upstream ---------------------------
+
+
+@dataclass(frozen=True)
+class Spots:
+    """What a spot-the-bug day declares: the changed copies and how one input is run.
+
+    ``variants`` maps a name to a changed copy of the function the page shows (the learner reads
+    them on the learner side of the kit); ``upstream`` is that function. ``run(function, given)``
+    runs one function on the learner's input and returns what is compared (a value both sides
+    read alike, e.g. messages as ``(type, content)`` pairs); an exception it lets through is the
+    outcome ``("raised", class name, str(error))``. Each side gets its own deep copy of the input.
+    ``shape(given)`` asserts the form of one input (first line of its ``AssertionError`` shown).
+    """
+
+    variants: Mapping[str, Callable[..., Any]]
+    upstream: Callable[..., Any]
+    run: Callable[[Callable[..., Any], Any], Any]
+    row: str = "variant {case!r}"
+    shape: Callable[[Any], object] | None = None
+
+    def row_name(self, case: str) -> str:
+        return self.row.format(case=case)
+
+    def outcome(self, function: Callable[..., Any], given: Any) -> Any:
+        try:
+            return self.run(function, copy.deepcopy(given))
+        except Exception as error:  # a raise is an outcome like any other
+            return ("raised", type(error).__name__, str(error))
+
+    def problem(self, given: Any) -> str | None:
+        if self.shape is None:
+            return None
+        try:
+            self.shape(given)
+        except AssertionError as error:
+            lines = str(error).strip().splitlines()
+            return lines[0] if lines else type(error).__name__
+        return None
+
+
+@register("spot", "for each changed copy of a function, an input on which it differs from upstream")
+def spot(judgment: Judgment, **declaration: Any) -> tuple[Test, Test]:
+    """``(the table test, the variant test)``: the learner's function (``[judgment] function``)
+    returns ``{variant name: an input}``; each variant's row runs upstream and the variant on its
+    input and passes when they behave differently. Nothing is sealed: running both is the work.
+    """
+    day = Spots(**declaration)
+    function = judgment.function or "inputs"
+    names = list(day.variants)
+
+    def test_an_input_for_every_variant(impl: Any) -> None:
+        table = _table(impl, function)
+        missing = [name for name in names if name not in table]
+        unknown = [key for key in table if key not in names]
+        problems = []
+        if missing:
+            problems.append(say("judgment.missing", keys=missing))
+        if unknown:
+            problems.append(say("judgment.unknown", keys=unknown, cases=names))
+        shapes = [
+            say("judgment.shape", row=day.row_name(name), problem=problem)
+            for name in names
+            if name in table and (problem := day.problem(table[name])) is not None
+        ]
+        if problems or shapes:
+            filled = sum(1 for n in names if n in table and day.problem(table[n]) is None)
+            raise AssertionError(
+                say(
+                    "judgment.partial_inputs",
+                    function=function,
+                    filled=filled,
+                    total=len(names),
+                    problems="; ".join([*problems, *shapes[:1]]),
+                )
+            )
+
+    @pytest.mark.parametrize("variant", names)
+    def test_spot(impl: Any, variant: str) -> None:
+        table = _table(impl, function)
+        if variant not in table:
+            raise AssertionError(
+                say("judgment.no_row", row=day.row_name(variant), function=function)
+            )
+        given = table[variant]
+        problem = day.problem(given)
+        if problem is not None:
+            raise AssertionError(say("judgment.shape", row=day.row_name(variant), problem=problem))
+        theirs, ours = day.outcome(day.variants[variant], given), day.outcome(day.upstream, given)
+        if _same(theirs, ours):
+            raise AssertionError(
+                say(
+                    "judgment.spot_same",
+                    row=day.row_name(variant),
+                    given=_short(given),
+                    outcome=_short(ours),
+                )
+            )
+
+    for test in (test_an_input_for_every_variant, test_spot):
+        test.declaration = day  # type: ignore[attr-defined]
+    return test_an_input_for_every_variant, test_spot
+
+
+def _same(one: Any, other: Any) -> bool:
+    try:
+        return bool(one == other)
+    except Exception:  # outcomes that cannot be compared are not the same
+        return False
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- repair: a misbehaving agent fixed in application code --------------------------------------
+
+
+@dataclass(frozen=True)
+class Repairs:
+    """What a repair day declares: the scenarios its fixed application must pass, and what it
+    must leave alone.
+
+    ``scenarios`` maps a name to ``check(impl)``, which builds and runs the learner's fixed
+    application and raises ``AssertionError`` with a finished sentence when it still misbehaves.
+    ``untouched`` names the modules whose functions a repair may not change (the upstream-shaped
+    code: a fix lives in application code, never in the library): every function and class
+    there, and the code of every function, must be the same object after a scenario as before.
+    """
+
+    scenarios: Mapping[str, Callable[[Any], None]]
+    untouched: Sequence[str] = ()
+
+    def snapshot(self) -> dict[tuple[str, str], Any]:
+        seen: dict[tuple[str, str], Any] = {}
+        for name in self.untouched:
+            module = importlib.import_module(name)
+            for attr, value in vars(module).items():
+                if callable(value):
+                    seen[(name, attr)] = (value, getattr(value, "__code__", None))
+        return seen
+
+
+@register("repair", "a real failure reproduced as a misbehaving agent, fixed in application code")
+def repair(judgment: Judgment, **declaration: Any) -> tuple[Test]:
+    """``(the scenario test,)``, parametrized over the day's scenarios; each fails when the
+    learner's application still misbehaves or when it changed the library to get there."""
+    day = Repairs(**declaration)
+
+    @pytest.mark.parametrize("scenario", list(day.scenarios))
+    def test_repaired(impl: Any, scenario: str) -> None:
+        before = day.snapshot()
+        try:
+            day.scenarios[scenario](impl)
+        finally:
+            changed = [
+                f"{module}.{attr}"
+                for (module, attr), (value, code) in before.items()
+                if getattr(importlib.import_module(module), attr, None) is not value
+                or getattr(value, "__code__", None) is not code
+            ]
+            for (module, attr), (value, code) in before.items():  # put the library back
+                setattr(importlib.import_module(module), attr, value)
+                if code is not None and value.__code__ is not code:
+                    value.__code__ = code
+            if changed:
+                raise AssertionError(say("judgment.repair_edits_library", names=", ".join(changed)))
+
+    test_repaired.declaration = day  # type: ignore[attr-defined]
+    return (test_repaired,)
 
 
 # --- grader: the learner's own tests (judge.py) ----------------------------------------------

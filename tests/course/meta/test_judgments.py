@@ -219,9 +219,10 @@ def test_a_first_try_is_recorded_once(tmp_path):
 # --- the registry --------------------------------------------------------------------------
 
 
-def test_the_registry_holds_the_three_kinds():
-    assert list(judgments.KINDS) == ["predict", "grader", "extend"]
+def test_the_registry_holds_the_six_kinds_and_seals_the_tables():
+    assert list(judgments.KINDS) == ["predict", "read", "spot", "repair", "grader", "extend"]
     assert all(kind.what and callable(kind.graders) for kind in judgments.KINDS.values())
+    assert [k.name for k in judgments.KINDS.values() if k.sealed] == ["predict", "read"]
 
 
 def test_an_unknown_kind_fails_with_one_sentence_naming_the_known_kinds():
@@ -229,7 +230,7 @@ def test_an_unknown_kind_fails_with_one_sentence_naming_the_known_kinds():
         judgments.kind("predicts", "day03")
     assert str(caught.value) == (
         "day03's kit.toml names the judgment kind 'predicts', which the course does not know; "
-        "the known kinds are predict, grader, extend."
+        "the known kinds are predict, read, spot, repair, grader, extend."
     )
 
 
@@ -364,5 +365,114 @@ def test_a_kit_naming_an_unknown_kind_fails_with_one_sentence(toy_course):
     assert run.exitstatus != 0
     assert (
         "day01's kit.toml names the judgment kind 'guess', which the course does not know; "
-        "the known kinds are predict, grader, extend."
+        "the known kinds are predict, read, spot, repair, grader, extend."
     ) in run.output
+
+
+# --- spot: an input per changed copy, graded by running both ----------------------------------
+
+
+def _clamp(x):  # "upstream": clamps to 0..10
+    return max(0, min(10, x))
+
+
+def _clamp_no_floor(x):  # a changed copy: forgets the floor
+    return min(10, x)
+
+
+def _clamp_raises(x):  # a changed copy: raises above the ceiling
+    if x > 10:
+        raise ValueError(f"too big: {x}")
+    return max(0, x)
+
+
+SPOT = Judgment(kind="spot", title="Spot the bug", function="inputs")
+
+
+def _spot_tests():
+    def number(given):
+        assert isinstance(given, int), "give an int"
+
+    return judgments.kind("spot").graders(
+        SPOT,
+        variants={"no_floor": _clamp_no_floor, "raises": _clamp_raises},
+        upstream=_clamp,
+        run=lambda function, given: function(given),
+        shape=number,
+    )
+
+
+def test_spot_passes_inputs_that_tell_each_copy_apart():
+    table_test, row_test = _spot_tests()
+    impl = SimpleNamespace(inputs=lambda: {"no_floor": -3, "raises": 99})
+    table_test(impl)
+    assert _ids(row_test) == ["no_floor", "raises"]
+    for variant in _ids(row_test):
+        row_test(impl, variant)  # -3 vs 0; ValueError vs 10: a raise is an outcome
+
+
+def test_spot_fails_an_input_on_which_both_behave_alike_and_says_what_both_gave():
+    table_test, row_test = _spot_tests()
+    impl = SimpleNamespace(inputs=lambda: {"no_floor": 5, "raises": 12})
+    assert _failure(row_test, impl, "no_floor") == (
+        "variant 'no_floor': on your input 5 it behaves as upstream does (both give 5); "
+        "find an input where the change shows"
+    )
+    row_test(impl, "raises")
+    partial = SimpleNamespace(inputs=lambda: {"no_floor": "x"})
+    assert _failure(table_test, partial).startswith("inputs() has 0 of 2 inputs, so no variant")
+
+
+def test_spot_gives_each_side_its_own_copy_of_the_input():
+    seen = []
+
+    def pops(items):
+        seen.append(list(items))
+        return items.pop() if items else None
+
+    tests = judgments.kind("spot").graders(
+        SPOT, variants={"same": pops}, upstream=pops, run=lambda f, given: f(given)
+    )
+    given = [1, 2]
+    with pytest.raises(AssertionError):
+        tests[1](SimpleNamespace(inputs=lambda: {"same": given}), "same")  # alike: fails
+    assert seen == [[1, 2], [1, 2]] and given == [1, 2]
+
+
+# --- repair: scenarios on the learner's application; the library stays as it is ---------------
+
+
+REPAIR = Judgment(kind="repair", title="Repair", function="build")
+
+
+def _repair_test():
+    def answers_ten(impl):
+        assert impl.build()(3) == 10, "the application must answer 10"
+
+    (test,) = judgments.kind("repair").graders(
+        REPAIR, scenarios={"ten": answers_ten}, untouched=[__name__]
+    )
+    return test
+
+
+def test_repair_passes_a_fixed_application_and_fails_one_that_still_misbehaves():
+    test = _repair_test()
+    test(SimpleNamespace(build=lambda: lambda x: _clamp(x + 7)), "ten")
+    with pytest.raises(AssertionError, match="must answer 10"):
+        test(SimpleNamespace(build=lambda: _clamp), "ten")
+
+
+def test_repair_fails_a_fix_that_changes_the_library_and_puts_it_back():
+    import sys
+
+    test = _repair_test()
+    module = sys.modules[__name__]
+
+    def patched():
+        module._clamp = lambda x: 10  # "fixes" it by editing the library
+        return module._clamp
+
+    original = _clamp
+    message = _failure(test, SimpleNamespace(build=patched), "ten")
+    assert "your fix changed the library" in message and "_clamp" in message
+    assert module._clamp is original  # put back for the next scenario

@@ -1,7 +1,8 @@
 """What a learner is shown, tried as the answer to a day's Think part (``test_think_unprinted.py``).
 
-A day's Think part (kit.toml's ``[judgment]``: ``predict``, ``grader`` or ``extend``) must be work
-whose answer the course does not print. This module takes every code block a learner is shown for
+A day's Think part (kit.toml's ``[judgment]``: ``predict``, ``read``, ``spot``, ``repair``,
+``grader`` or ``extend``) must be work whose answer the course does not print. This module takes
+every code block a learner is shown for
 a day -- the day's page as the site renders it (its ``upstream`` and ``mini`` fences and
 ``--8<--`` includes expanded by the site's own Markdown configuration), every code cell of its
 notebook (and code fences in its Markdown cells), and its stub (the file, its docstrings'
@@ -84,7 +85,8 @@ ROOT = Path(__file__).resolve().parents[3]
 ENGINE = ROOT / "src" / "miniagent_course" / "grading"
 FUTURE = __future__.annotations.compiler_flag
 SECONDS = 5.0  # one candidate's grading: far above a right answer's (a table: < 1 s)
-KINDS = ("predict", "grader", "extend")  # the kinds this module knows how to answer
+KINDS = ("predict", "read", "spot", "repair", "grader", "extend")  # the kinds it can answer
+TABLES = ("predict", "read", "spot")  # kinds whose answer is a dict the Think function returns
 
 
 # --- what a learner is shown ------------------------------------------------------------------
@@ -241,12 +243,24 @@ def without_prompts(code: str) -> str:
 
 
 def shown_blocks(exercise: Exercise, root: Path = ROOT) -> list[Block]:
-    """Everything of the day a learner reads as code: page, notebook, stub."""
+    """Everything of the day a learner reads as code: page, notebook, stub, and on a *read
+    alone* day the upstream function it names, from the installed package."""
     return [
         *page_blocks(exercise, root),
         *notebook_blocks(exercise, root),
         *stub_blocks(exercise, root),
+        *read_blocks(exercise),
     ]
+
+
+def read_blocks(exercise: Exercise) -> list[Block]:
+    """The source of the upstream function a *read alone* day names (``[judgment] read``)."""
+    judgment = exercise.judgment
+    if judgment is None or not judgment.read:
+        return []
+    target = import_target(judgment.read)
+    source = textwrap.dedent(inspect.getsource(target))
+    return [Block(f"{judgment.read} (installed package, read alone)", source)]
 
 
 # --- the Think part ---------------------------------------------------------------------------
@@ -301,7 +315,7 @@ def think_part(course: Course, exercise: Exercise) -> ThinkPart:
             " teach think_answers.py how a learner answers it (KINDS, candidates)"
         )
     graded = [f.name for f in exercise.functions]
-    if judgment.kind == "predict":
+    if judgment.kind in TABLES or judgment.kind == "repair":
         names: tuple[str, ...] = (judgment.function,)
     elif judgment.kind == "grader":
         names = ()
@@ -796,7 +810,7 @@ def _answers(
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every answer the block gives, after each adaptation: ``(how, answer)``."""
     if block.language == "json":
-        if part.kind == "predict":
+        if part.kind in TABLES:
             try:
                 value = json.loads(block.code)
             except ValueError:
@@ -833,7 +847,7 @@ def _answers(
             mapped = keyword_mapped(function, part.references[name])
             if mapped is not None:
                 yield f"function `{node.name}` as `{name}`, mapped by keyword", {name: mapped}
-    if part.kind == "predict":
+    if part.kind in TABLES:
         for node in _functions(tree):  # a notebook's experiment, on the miniature's side
             sides = _side_parameters(node)
             function = _define(node, defined, block.where) if sides else None
