@@ -88,6 +88,9 @@ CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECOD
 IMPORTS = {
     "python -c pass": "pass",
     "from pydantic import BaseModel": "from pydantic import BaseModel",
+    # pydantic's own price of a first model class (its schema machinery, pydantic.types,
+    # annotated_types): paid by any package that defines a model at import, miniagent's messages
+    "pydantic and one model class": "from pydantic import BaseModel\nclass A(BaseModel):\n    x: int",
     "import miniagent.prebuilt": "import miniagent.prebuilt",
     "import langgraph.prebuilt": "import langgraph.prebuilt",
 }
@@ -432,6 +435,9 @@ def main(argv: list[str]) -> None:
         f"{extra:+.0f} ms ({mini_ms:.0f} vs {pydantic_ms:.0f} ms)",
         extra <= TARGETS["import_ms"],
     ))  # fmt: skip
+    model_ms = imports["pydantic and one model class"]
+    print(f"    miniagent's own share (over pydantic and one model class): {mini_ms - model_ms:+.0f}"
+          f" ms; pydantic's first model class alone: {model_ms - pydantic_ms:+.0f} ms")  # fmt: skip
 
     print(
         "\n(b) us per model+tool round trip (median); "

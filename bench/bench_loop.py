@@ -60,6 +60,7 @@ from miniagent_course.grading.course import (
     load_implementation,
     pristine_stub,
 )
+from miniagent_course.grading.judgments import KINDS
 from miniagent_course.text import say
 
 REPO = Path(__file__).resolve().parents[1]
@@ -129,7 +130,7 @@ def tables_as_values(course: Course, exercise: Exercise, source: str) -> str:
     learner writes), instead of the reference's runs of every case. Unchanged for a day without
     a predictions table, or one whose values are not Python literals."""
     judgment = exercise.judgment
-    if judgment is None or judgment.kind != "predict":
+    if judgment is None or not KINDS[judgment.kind].sealed:  # a table: predict, read
         return source
     name = judgment.function or "predictions"
     table = load_implementation(course, exercise, "learner").functions[name]()

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from miniagent_course.grading.course import (
+    ANSWERS,
     Course,
     Exercise,
     PristineStubError,
@@ -51,7 +52,7 @@ from miniagent_course.grading.course import (
 )
 from miniagent_course.grading.report import SEVERITY, WIDTH, fit, short_name
 from miniagent_course.grading.run import GradingRun, run_graders
-from miniagent_course.grading.sealed import first_tries
+from miniagent_course.grading.sealed import FIRST_TRY, first_tries
 from miniagent_course.text import say
 
 STATE_FILE = Path(".miniagent") / "state.json"
@@ -175,6 +176,13 @@ def _status_line(exercise: Exercise, run: GradingRun, width: int, after: str = "
     return f"{line}  {after}" if after else line
 
 
+def _print_held(exercise: Exercise, run: GradingRun) -> None:
+    """Under a day's status line: why its part 1 waits (a sealed table with no first try)."""
+    held = run.status.get("learner", {}).get(exercise.id, {}).get("held")
+    if held:
+        print(fit(say("table.held", line=held), WIDTH))
+
+
 def _title_width(exercises: Sequence[Exercise], run: GradingRun, after: int = 0) -> int:
     """Room for the titles, so the status column lines up and no line passes 80 columns."""
     longest = max((len(e.title) for e in exercises), default=0)
@@ -217,6 +225,7 @@ def check(course: Course, args: argparse.Namespace) -> int:
     width = _title_width(exercises, run)
     for exercise in exercises:
         print(_status_line(exercise, run, width))
+        _print_held(exercise, run)
     for exercise in exercises:
         _explain(course, exercise, run, detailed=bool(args.day))
     statuses = [run.day_status(e) for e in exercises]
@@ -303,9 +312,11 @@ def _next_exercise(course: Course, exercise: Exercise) -> Exercise | None:
 
 
 def _day_key(course: Course, exercise: Exercise) -> str:
-    """What a day's status depends on: the learner's file, its kit's metadata and its graders."""
+    """What a day's status depends on: the learner's file, its kit's metadata, its graders and
+    its table's recorded first try (which opens a sealed day's part 1)."""
     digest = hashlib.sha256()
-    for path in [course.root / exercise.file, course.root / exercise.kit / "kit.toml"]:
+    first_try = course.root / FIRST_TRY / f"{exercise.id}.json"
+    for path in [course.root / exercise.file, course.root / exercise.kit / "kit.toml", first_try]:
         try:
             digest.update(path.read_bytes())
         except OSError:
@@ -343,6 +354,7 @@ def _graded_with_cache(course: Course, exercises: Sequence[Exercise] = ()) -> Gr
                     "key": keys[exercise.id],
                     "status": run.day_status(exercise),
                     "text": run.day_text(exercise),
+                    "held": run.status["learner"][exercise.id].get("held", ""),
                     "checks": _checks(run.day_tests(exercise)),
                 }
             else:  # a run that did not finish says nothing lasting about the day
@@ -377,6 +389,7 @@ def list_days(course: Course, args: argparse.Namespace) -> int:
     width = _title_width(course.exercises, run, after=max(map(len, hints.values())))
     for exercise in course.exercises:
         print(_status_line(exercise, run, width, after=hints[exercise.id]))
+        _print_held(exercise, run)
     current = next((e for e in course.exercises if run.day_status(e) != "done"), None)
     print("\n" + (say("cli.list_next", day=current.id) if current else say("cli.course_done")))
     return 0
@@ -644,6 +657,8 @@ def solution(course: Course, args: argparse.Namespace) -> int:
         return 1
     for function in exercise.functions:
         left_title, left = _source(function.reference, course.root)
+        if ANSWERS in function.reference:  # a Think answer: its file is the instructors'
+            left_title = say("cli.answer_title", function=function.name)
         try:
             right_title, right = _source(function.upstream, course.root, quiet=True)
         except ImportError:
@@ -659,7 +674,7 @@ def _source(target: str, root: Path, quiet: bool = False) -> tuple[str, str]:
     ``module:outer.inner`` names a function defined inside another one, such as
     ``create_react_agent.call_model``; it is found in the module's source, not imported.
     """
-    module_name, _, qualname = target.partition(":")
+    module_name, _, qualname = target.rpartition(":")  # a kit's answers.py: a path, maybe "C:..."
     with warnings.catch_warnings():
         if quiet:
             warnings.simplefilter("ignore")  # upstream warns about its deprecated agent on import

@@ -6,7 +6,8 @@ judgment), ``stub.py``, ``graders/``, and, for instructors, ``instructor/`` (mut
 solutions, the reference's tests, recordings). The days are the kits, in the order of their
 folder names. Graders receive an :class:`Implementation` of their kit's exercise:
 
-* ``reference`` -- the functions from ``src/miniagent`` (``module:function`` in kit.toml);
+* ``reference`` -- the functions from ``src/miniagent`` (``module:function`` in kit.toml); the
+  Think function's from its kit's ``instructor/answers.py``, which kit.toml does not name;
 * ``learner``   -- the functions from the learner's ``exercises/<file>.py``;
 * ``mutant:<key>`` -- the reference, with one function replaced by a known-wrong version: a patch
   of its source in ``instructor/mutants/<name>.patch`` (see :mod:`.mutants`);
@@ -58,7 +59,9 @@ class GradedFunction:
     """One function the learner writes: its name in the exercise file and where it lives."""
 
     name: str
-    reference: str  # "miniagent.prebuilt.chat_agent_executor:_get_state_value"
+    # "miniagent.prebuilt.chat_agent_executor:_get_state_value"; the Think function's is the file
+    # "<course>/<kit>/instructor/answers.py:predictions", which the engine finds (ANSWERS)
+    reference: str
     upstream: str  # "langgraph.prebuilt.chat_agent_executor:_get_state_value"
 
 
@@ -215,6 +218,7 @@ def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
     translated = entry.get(lang, {}) if lang != "en" else {}
     kit = folder.relative_to(root).as_posix()
     judgment = _judgment(entry.get("judgment"), translated.get("judgment", {}), kit)
+    functions = tuple(_graded(f, judgment, folder) for f in entry.get("functions", []))
     mine = entry.get("mine", {})
     return Exercise(
         id=folder.name,
@@ -222,7 +226,7 @@ def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
         lesson=entry["lesson"],
         notebook=entry["notebook"],
         file=entry["file"],
-        functions=tuple(GradedFunction(**f) for f in entry.get("functions", [])),
+        functions=functions,
         hints=_hint_texts(entry.get("hints", []), translated.get("hints")),
         mutants=read_mutants(folder / "instructor" / "mutants", folder.name, root),
         judgment=judgment,
@@ -247,6 +251,19 @@ def _hint_checks(hint: Any) -> tuple[str, ...]:
 
 
 REFERENCE_TESTS = "instructor/reference_tests.py"  # a "be the grader" part's answer, in its kit
+ANSWERS = "instructor/answers.py"  # the reference of any other kind's Think function, in its kit
+
+
+def _graded(entry: dict[str, Any], judgment: Judgment | None, folder: Path) -> GradedFunction:
+    """One ``[[functions]]`` entry. A Think function (the ``[judgment] function``, or an extend
+    day's other functions) without a ``reference`` has its kit's ``instructor/answers.py``'s:
+    kit.toml, stub, graders and ``cases.py`` are the learner's side, and none of them holds the
+    answer. (A "grader" day's answer is its reference tests, :data:`REFERENCE_TESTS`.)"""
+    fields = dict(entry)
+    think = judgment is not None and judgment.kind != "grader"
+    if "reference" not in fields and think:
+        fields["reference"] = f"{(folder / ANSWERS).as_posix()}:{fields.get('name')}"
+    return GradedFunction(**fields)
 
 
 def _judgment(
@@ -315,7 +332,8 @@ class Implementation:
 
 
 def import_target(target: str) -> Any:
-    """``"package.module:name"`` -> the object; ``"package.module:Class.method"`` -> the method."""
+    """``"package.module:name"`` -> the object; ``"package.module:Class.method"`` -> the method;
+    ``"<path>/answers.py:name"`` -> ``name`` of that file (a kit's ``instructor/answers.py``)."""
     owner, attr = reference_owner(target)
     return getattr(owner, attr)
 
@@ -323,12 +341,28 @@ def import_target(target: str) -> Any:
 def reference_owner(target: str) -> tuple[Any, str]:
     """Where ``target`` lives and its last name: ``(module, "name")``, or for a method
     (``"miniagent.runnables.base:RunnableBinding.bind"``, Day 04) ``(the class, "bind")``."""
-    module, _, qualname = target.partition(":")
+    module, _, qualname = target.rpartition(":")  # a file's path may hold a drive's colon
     *path, attr = qualname.split(".")
-    owner: Any = importlib.import_module(module)
+    owner: Any = (
+        _answers(Path(module)) if module.endswith(".py") else importlib.import_module(module)
+    )
     for name in path:
         owner = getattr(owner, name)
     return owner, attr
+
+
+_ANSWERS: dict[Path, types.ModuleType] = {}  # each kit's instructor/answers.py, loaded once
+
+
+def _answers(path: Path) -> types.ModuleType:
+    """A kit's ``instructor/answers.py``, run once per process; a missing one fails in one
+    sentence (it is not a learner's file: ``miniagent reset`` cannot bring it back)."""
+    if path not in _ANSWERS:
+        if not path.is_file():
+            raise ExerciseLoadError(say("load.no_answers", file=path.as_posix()))
+        name = f"_miniagent_answers_{path.parent.parent.name}"
+        _ANSWERS[path] = load_module(path, path.as_posix(), name)
+    return _ANSWERS[path]
 
 
 def load_module(path: Path, display: str, module_name: str) -> types.ModuleType:

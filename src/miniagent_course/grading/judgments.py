@@ -473,30 +473,42 @@ class Spots:
     them on the learner side of the kit); ``upstream`` is that function. ``run(function, given)``
     runs one function on the learner's input and returns what is compared (a value both sides
     read alike, e.g. messages as ``(type, content)`` pairs); an exception it lets through is the
-    outcome ``("raised", class name, str(error))``. Each side gets its own deep copy of the input.
+    outcome ``("raised", class name, str(error))``. Each side gets its own deep copy of the input
+    (one that cannot be copied, such as a ``MappingProxyType``, is given as it is).
     ``shape(given)`` asserts the form of one input (first line of its ``AssertionError`` shown).
+    When the variants copy several functions, ``upstream`` and ``shape`` may each map a variant's
+    name to its own: the function it copies, the form of that function's input.
     """
 
     variants: Mapping[str, Callable[..., Any]]
-    upstream: Callable[..., Any]
+    upstream: Callable[..., Any] | Mapping[str, Callable[..., Any]]
     run: Callable[[Callable[..., Any], Any], Any]
     row: str = "variant {case!r}"
-    shape: Callable[[Any], object] | None = None
+    shape: Callable[[Any], object] | Mapping[str, Callable[[Any], object]] | None = None
 
     def row_name(self, case: str) -> str:
         return self.row.format(case=case)
 
+    def twin(self, case: str) -> Callable[..., Any]:
+        """The upstream function the variant ``case`` is a changed copy of."""
+        return self.upstream[case] if isinstance(self.upstream, Mapping) else self.upstream
+
     def outcome(self, function: Callable[..., Any], given: Any) -> Any:
         try:
-            return self.run(function, copy.deepcopy(given))
+            given = copy.deepcopy(given)
+        except Exception:  # an input that cannot be copied: each side gets it as it is
+            pass
+        try:
+            return self.run(function, given)
         except Exception as error:  # a raise is an outcome like any other
             return ("raised", type(error).__name__, str(error))
 
-    def problem(self, given: Any) -> str | None:
-        if self.shape is None:
+    def problem(self, given: Any, case: str | None = None) -> str | None:
+        shape = self.shape.get(case) if isinstance(self.shape, Mapping) else self.shape
+        if shape is None:
             return None
         try:
-            self.shape(given)
+            shape(given)
         except AssertionError as error:
             lines = str(error).strip().splitlines()
             return lines[0] if lines else type(error).__name__
@@ -525,10 +537,10 @@ def spot(judgment: Judgment, **declaration: Any) -> tuple[Test, Test]:
         shapes = [
             say("judgment.shape", row=day.row_name(name), problem=problem)
             for name in names
-            if name in table and (problem := day.problem(table[name])) is not None
+            if name in table and (problem := day.problem(table[name], name)) is not None
         ]
         if problems or shapes:
-            filled = sum(1 for n in names if n in table and day.problem(table[n]) is None)
+            filled = sum(1 for n in names if n in table and day.problem(table[n], n) is None)
             raise AssertionError(
                 say(
                     "judgment.partial_inputs",
@@ -547,10 +559,11 @@ def spot(judgment: Judgment, **declaration: Any) -> tuple[Test, Test]:
                 say("judgment.no_row", row=day.row_name(variant), function=function)
             )
         given = table[variant]
-        problem = day.problem(given)
+        problem = day.problem(given, variant)
         if problem is not None:
             raise AssertionError(say("judgment.shape", row=day.row_name(variant), problem=problem))
-        theirs, ours = day.outcome(day.variants[variant], given), day.outcome(day.upstream, given)
+        theirs = day.outcome(day.variants[variant], given)
+        ours = day.outcome(day.twin(variant), given)
         if _same(theirs, ours):
             raise AssertionError(
                 say(
@@ -574,7 +587,7 @@ def _same(one: Any, other: Any) -> bool:
 
 
 def _short(value: Any, limit: int = 160) -> str:
-    text = repr(value)
+    text = repr(value).replace("\n", " ")  # one line (a sequence's repr breaks before each |)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -7,6 +7,11 @@ ids read ``test_x[reference]`` and ``test_x[learner]``:
 * a learner function that still raises ``NotStarted`` turns its test into a "not started" skip
   (a failure under ``--strict-exercises``); anything else it raises is a normal failure, reported
   to the learner as the call that failed, what came back and what was expected (``explain``);
+* on a day whose judgment part is *sealed* (a table answered first, ``Kind.sealed``), the
+  learner's part 1 is held until the table's first try is recorded (``sealed.py``): its tests do
+  not run the learner's code and skip as "held", one line for the day in the progress table.
+  The day's judgment tests run first, and the plugin reads the table itself, so a first try this
+  very run records opens part 1 in the same run;
 * one problem, one message: a learner file that does not load fails the day's first grader with
   the reason (file, line, caret), and a grader that runs past ``--grader-timeout`` fails with the
   timeout; the day's remaining graders are then "not run", so an endless loop costs one timeout
@@ -25,6 +30,7 @@ import argparse
 import gc
 import inspect
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -45,6 +51,7 @@ from miniagent_course.grading.course import (
     parse_impl_option,
     shared_course,
     spec_exercise,
+    stubbed_functions,
     todo_line,
     untouched,
 )
@@ -64,12 +71,14 @@ from miniagent_course.grading.report import (
     progress_lines,
     short_name,
 )
+from miniagent_course.grading.sealed import first_try
 from miniagent_course.grading.timeout import GraderTimeout, call_with_timeout
 from miniagent_course.text import say
 
 NOTES = "miniagent-notes"  # a grader's record_property(NOTES, [lines]) shown once the day passes
 PROPERTY = "miniagent"  # the key of our entry in report.user_properties (travels through xdist)
 SESSION = "miniagent-grading-session"  # the name the GradingSession plugin object is registered as
+JUDGMENTS = "miniagent_course.grading.judgments"  # the kinds of a day's judgment part (KINDS)
 PROPERTY_MARGIN = 3  # a property-based grader's wall-clock limit, in units of --grader-timeout
 OUTPUT_HEAD, OUTPUT_TAIL = 12, 6  # lines of a learner's printed output shown, once per day
 
@@ -139,8 +148,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("impl", params, indirect=True)
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-k`/`-m` deselect: every sealed table is seen
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Drop graders left without an implementation (e.g. another day's mutant was asked for)."""
+    """Drop graders left without an implementation (e.g. another day's mutant was asked for);
+    keep each sealed day's table (:meth:`GradingSession.keep_tables`)."""
     keep, drop = [], []
     for item in items:
         orphan = "impl" in getattr(item, "fixturenames", ()) and _spec(item) is None
@@ -148,6 +159,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+    _session(config).keep_tables(items)
 
 
 @pytest.hookimpl(trylast=True)
@@ -174,12 +186,18 @@ def impl(request: pytest.FixtureRequest) -> Implementation:
         session.not_started.add(request.node.nodeid)
         pytest.skip(say("grading.not_started", day=exercise.id))
     try:
-        return session.implementation(exercise, request.param)
+        implementation = session.implementation(exercise, request.param)
     except ExerciseLoadError as error:
-        spec = request.param  # a mutant that does not load is named, not the learner's file
-        file = exercise.file if spec == "learner" else f"mutant {spec.removeprefix('mutant:')}"
-        session.blocked[key] = say("grading.not_run_load", day=exercise.id, file=file)
-        message = str(error)
+        message = str(error)  # its first line names the file (or the mutant) and the problem
+        why = (message.strip().splitlines() or [type(error).__name__])[0].rstrip(":")
+        session.blocked[key] = say("grading.not_run_load", day=exercise.id, why=why)
+    else:
+        if request.param == "learner" and not _judgment_test(request.node):
+            held = session.held_part(exercise, implementation, request.node)
+            if held is not None:  # part 1 of a sealed day, before the table's first try
+                session.held.add(request.node.nodeid)
+                pytest.skip(held)
+        return implementation
     pytest.fail(message, pytrace=False)  # outside `except`: no "During handling of..." chain
 
 
@@ -208,6 +226,11 @@ class GradingSession:
         self.last_calls: dict[tuple[str, str], LastCall] = {}
         self.created: list[str] = []  # exercise files laid out from their stubs at start
         self.graders: dict[Path, Exercise | None] = {}  # grader file -> its exercise
+        self.sealed_days: dict[str, bool] = {}  # day -> its judgment kind is sealed
+        self.tables: dict[str, Any] = {}  # sealed day -> its table's declaration (``Predictions``)
+        self.holds: dict[str, str | None] = {}  # sealed day -> why its part 1 is held (None: not)
+        self.held: set[str] = set()  # node ids of the learner's part 1 held this run
+        self.table_lines: dict[str, int] = {}  # sealed day -> the line of its table's function
 
     def _in_learner_code(self, stopped: GraderTimeout, exercise: Exercise, spec: str) -> bool:
         """Was the grader inside the code under test when its time ran out? (Always presumed for
@@ -230,6 +253,93 @@ class GradingSession:
             assert self.course is not None
             self.stubs_only[exercise.id] = untouched(self.course, exercise)
         return self.stubs_only[exercise.id]
+
+    def sealed(self, exercise: Exercise) -> bool:
+        """Is the day's judgment part a table answered first (its kind's ``sealed``)?
+
+        Asked once the graders are collected. A sealed table's tests are written by
+        ``judgments.judgment_graders``, so a run whose graders never imported that module (an
+        ``extend`` day's) has no sealed day, and does not import it here either.
+        """
+        if exercise.id not in self.sealed_days:
+            judgments = sys.modules.get(JUDGMENTS)  # not imported here: it imports this module
+            judgment, kind = exercise.judgment, None
+            if judgment is not None and judgments is not None:
+                kind = judgments.KINDS.get(judgment.kind)
+            self.sealed_days[exercise.id] = kind is not None and kind.sealed
+        return self.sealed_days[exercise.id]
+
+    def _sealed_days(self, items: list[pytest.Item]) -> dict[str, list[int]]:
+        """The learner's sealed days among ``items``: each day's places in the list."""
+        places: dict[str, list[int]] = {}
+        if self.course is None or "learner" not in self.specs:
+            return places
+        for index, item in enumerate(items):
+            exercise = self.exercise_for(item.path) if _spec(item) is not None else None
+            if exercise is not None and self.sealed(exercise):
+                places.setdefault(exercise.id, []).append(index)
+        return places
+
+    def keep_tables(self, items: list[pytest.Item]) -> None:
+        """Keep each sealed day's table declaration (``Predictions``) for :meth:`held_part`,
+        from every test collected (before ``-k`` leaves the table out)."""
+        for day, indexes in self._sealed_days(items).items():
+            for index in indexes:
+                if _judgment_test(items[index]):
+                    self.tables.setdefault(day, _declaration(items[index].function))
+
+    @pytest.hookimpl(trylast=True)  # after any other reordering (fixtures, -k)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        """On a sealed day, its judgment tests run before its other tests (each day's tests keep
+        their places among the other days'): the table is graded, and its first try recorded,
+        before part 1 (which :meth:`held_part` makes sure of in any order)."""
+        for indexes in self._sealed_days(items).values():
+            day = [items[i] for i in indexes]
+            ordered = [i for i in day if _judgment_test(i)] + [
+                i for i in day if not _judgment_test(i)
+            ]
+            for index, item in zip(indexes, ordered, strict=True):
+                items[index] = item
+
+    def held_part(
+        self, exercise: Exercise, implementation: Implementation, item: pytest.Item
+    ) -> str | None:
+        """Why the learner's part 1 of ``exercise`` waits, in one line (None: it is graded).
+
+        It waits on a sealed day until the table's first try is recorded, by an earlier run or
+        by this one: the plugin reads the learner's table itself (:func:`~miniagent_course.
+        grading.judgments.seal` records an answered one), so whatever order the tests run in,
+        none of part 1 runs before the record. Decided once per day and run. A day of stubs
+        only is graded as ever (not started; in strict mode, failing).
+        """
+        if not self.sealed(exercise) or self.untouched(exercise):
+            return None
+        if exercise.id not in self.holds:
+            self.holds[exercise.id] = self._why_held(exercise, implementation, item)
+        return self.holds[exercise.id]
+
+    def _why_held(
+        self, exercise: Exercise, implementation: Implementation, item: pytest.Item
+    ) -> str | None:
+        assert self.course is not None and exercise.judgment is not None
+        if first_try(self.course.root, exercise.id) is not None:
+            return None
+        function = exercise.judgment.function or "predictions"
+        declaration = self.tables.get(exercise.id)
+        if declaration is None:  # its table is not among the tests collected: look in the file
+            found = [v for v in vars(item.module).values() if inspect.isfunction(v)]
+            declaration = next((d for v in found if (d := _declaration(v)) is not None), None)
+        if declaration is None:
+            return say("grading.held_unknown", function=function)
+        seal = sys.modules[JUDGMENTS].seal  # imported by the day's graders (see `sealed`)
+        try:
+            table = call_with_timeout(getattr(implementation, function), {}, self.timeout)
+        except (Exception, GraderTimeout):  # the table test tells why; here it is unanswered
+            table = {}
+        state = seal(declaration, table if isinstance(table, dict) else {}, implementation)
+        if state.first is not None:  # answered: recorded now, before any of part 1 runs
+            return None
+        return say("grading.held", function=function, filled=state.filled, total=state.total)
 
     def implementation(self, exercise: Exercise, spec: str) -> Implementation:
         """Load each implementation once per session; a load error is remembered too."""
@@ -336,6 +446,10 @@ class GradingSession:
         entry["status"] = report.outcome
         if item.nodeid in self.not_run and report.skipped:
             entry["status"] = "not_run"
+        if item.nodeid in self.held and report.skipped:
+            entry["status"] = "held"
+            self._held_report(report, exercise)
+            entry["message"] = self.holds.get(exercise.id) or ""
         if item.nodeid in self.not_started and not report.passed:
             entry["status"] = "not_started"
             self._not_started(report, exercise)
@@ -429,6 +543,18 @@ class GradingSession:
         report.outcome = "skipped"
         report.longrepr = (exercise.file, line, f"Skipped: {reason}")
 
+    def _held_report(self, report: pytest.TestReport, exercise: Exercise) -> None:
+        """A held test's skip points at the learner's table, not at this plugin (``-rs`` then
+        shows one line for the whole day: pytest groups equal skips)."""
+        assert self.course is not None and exercise.judgment is not None
+        if exercise.id not in self.table_lines:
+            path = self.course.root / exercise.file
+            function = exercise.judgment.function or "predictions"
+            stubs = dict(stubbed_functions(path, exercise.id))
+            self.table_lines[exercise.id] = stubs.get(function) or _def_line(path, function) or 1
+        line = self.table_lines[exercise.id]
+        report.longrepr = (exercise.file, line, f"Skipped: {self.holds.get(exercise.id) or ''}")
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Keep the worst outcome of each grader test's phases (runs on the xdist controller)."""
         entry = next((value for key, value in report.user_properties if key == PROPERTY), None)
@@ -498,6 +624,27 @@ def _spec(item: pytest.Item) -> str | None:
     """The ``--impl`` spec this item grades (None: not a grader, or an empty parameter set)."""
     spec = getattr(item, "callspec", None) and item.callspec.params.get("impl")
     return spec if isinstance(spec, str) else None
+
+
+def _declaration(test: Any) -> Any:
+    """The declaration a judgment kind hangs on the tests it writes (``test.declaration``, e.g.
+    a table's ``Predictions``), for a test function; None for any other function."""
+    return getattr(test, "declaration", None)
+
+
+def _judgment_test(item: pytest.Item) -> bool:
+    """Is ``item`` one of the tests its day's judgment kind writes (part 2, not part 1)?"""
+    return _declaration(getattr(item, "function", None)) is not None
+
+
+def _def_line(path: Path, function: str) -> int | None:
+    """The line of ``def <function>(`` in ``path`` (1-based), if any."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    start = f"def {function}("
+    return next((n for n, line in enumerate(lines, 1) if line.lstrip().startswith(start)), None)
 
 
 def _untold(excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:

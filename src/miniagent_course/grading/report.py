@@ -17,7 +17,16 @@ from miniagent_course.text import say
 
 # The worst outcome of a test's phases wins: a passing call with a failing teardown is an error.
 # "not_run": skipped because an earlier grader of the same day timed out or the file did not load.
-SEVERITY = {"passed": 0, "skipped": 1, "not_run": 2, "not_started": 2, "failed": 3, "error": 4}
+# "held": the learner's part 1 of a sealed day, not run until the day's table has its first try.
+SEVERITY = {
+    "passed": 0,
+    "skipped": 1,
+    "not_run": 2,
+    "not_started": 2,
+    "held": 2,
+    "failed": 3,
+    "error": 4,
+}
 
 
 @dataclass
@@ -40,6 +49,7 @@ class Tally:
     """How one implementation did on one exercise's graders."""
 
     counts: Counter[str] = field(default_factory=Counter)
+    held: str = ""  # why part 1 is held (a sealed day's table has no first try yet), in one line
 
     @property
     def total(self) -> int:
@@ -51,24 +61,32 @@ class Tally:
 
     @property
     def status(self) -> str:
-        """``done``, ``failing``, ``not_started``, ``in_progress`` or ``no_graders``."""
+        """``done``, ``failing``, ``not_started``, ``in_progress`` or ``no_graders``.
+
+        A day whose part 1 is held is under way (its part 1 is written: a day of stubs only is
+        not started and holds nothing), unless a check of its table fails.
+        """
         if self.total == 0:
             return "no_graders"
         if self.failing:
             return "failing"
         if self.counts["passed"] == self.total:
             return "done"
-        if self.counts["passed"] == 0:
+        if self.counts["passed"] == 0 and not self.counts["held"]:
             return "not_started"
         return "in_progress"
 
     def describe(self) -> str:
-        """The status in words: "done", "failing 2 of 9", "not started"..."""
+        """The status in words: "done", "failing 2 of 9", "not started"...; held tests are not
+        counted (the day's held line says why they wait)."""
+        status = self.status
+        if self.counts["held"] and status == "in_progress":
+            status = "held"
         text = say(
-            f"status.{self.status}",
+            f"status.{status}",
             n=self.failing,
             passed=self.counts["passed"],
-            m=self.total,
+            m=self.total - self.counts["held"],
         )
         if self.counts["not_run"]:
             text += say("status.not_run", k=self.counts["not_run"])
@@ -92,9 +110,10 @@ def tallies(records: list[Record]) -> dict[str, dict[str, Tally]]:
     """``{impl label: {exercise id: Tally}}`` in the order the records came."""
     table: dict[str, dict[str, Tally]] = {}
     for record in records:
-        table.setdefault(record.impl, {}).setdefault(record.exercise, Tally()).counts[
-            record.status
-        ] += 1
+        tally = table.setdefault(record.impl, {}).setdefault(record.exercise, Tally())
+        tally.counts[record.status] += 1
+        if record.status == "held" and not tally.held:
+            tally.held = record.message
     return table
 
 
@@ -111,9 +130,11 @@ def progress_lines(course: Course, records: list[Record], strict: bool) -> list[
         tries = first_tries(course.root, [e.id for e, _ in rows])  # sealed predictions
         statuses = {e.id: _with_first_try(t.describe(), tries.get(e.id)) for e, t in rows}
         status_width = max(map(len, statuses.values()), default=0)
-        for exercise, _ in rows:
+        for exercise, tally in rows:
             lines.append(_learner_row(exercise, statuses[exercise.id], status_width))
-        following = _next_step([(e.id, t.status) for e, t in rows])
+            if tally.held:  # one line for the day, under its row, never one per test
+                lines.append(fit(say("table.held", line=tally.held), WIDTH))
+        following = _next_step([(e.id, "held" if t.held else t.status) for e, t in rows])
         if following:
             lines.append(following)
         if strict:
@@ -148,6 +169,8 @@ def _learner_row(exercise: Exercise, status: str, status_width: int) -> str:
 def _next_step(days: list[tuple[str, str]]) -> str:
     """One line under the table: the first failing day to look at, else the first to start."""
     for day, status in days:
+        if status == "held":  # its part 1 waits for its table
+            return say("table.next_held", day=day)
         if status in ("failing", "in_progress"):
             return say("table.next_failing", day=day)
     for day, status in days:
@@ -180,7 +203,10 @@ def course_results(course: Course, records: list[Record], strict: bool) -> dict[
     return {
         "strict": strict,
         "status": {
-            label: {day: {"status": t.status, "text": t.describe()} for day, t in per_day.items()}
+            label: {
+                day: {"status": t.status, "text": t.describe(), "held": t.held}
+                for day, t in per_day.items()
+            }
             for label, per_day in tallies(records).items()
         },
         "tests": [asdict(r) for r in records],
@@ -203,6 +229,8 @@ def gradescope(course: Course, records: list[Record], duration: float) -> dict[s
         output = say(f"gradescope.{record.status}", day=record.exercise)
         if record.status in ("failed", "error"):
             output += "\n\n" + (record.details or record.message)
+        elif record.status == "held" and record.message:
+            output += "\n\n" + record.message
         tests.append(
             {
                 "name": f"{record.exercise} {short_name(record.nodeid)}",

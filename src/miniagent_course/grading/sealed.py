@@ -4,7 +4,9 @@ A predict day's table (:mod:`.judgments`) is graded only once it is answered (ev
 value of the day's form). The first grading run that sees it answered records how it did, here,
 before anything shows a real outcome: that run says only which rows are wrong; from the next run
 on, a wrong row shows what the real run gives. The record is the learner's first try ("first try
-11/16" in the progress table); nothing replaces it, ``miniagent reset`` keeps it.
+11/16" in the progress table); nothing replaces it, ``miniagent reset`` keeps it. Until it is
+recorded, the learner's part 1 of the day is held (``plugin.py``): its tests do not run, so no
+part 1 failure can tell a row's outcome first; the run that records it grades part 1 too.
 
 One file per day, ``<course root>/.miniagent/first-try/<day>.json`` (git ignores ``.miniagent/``).
 A file is created once and never rewritten, so two grading processes of one run (pytest-xdist's

@@ -16,6 +16,7 @@ import os
 import shutil
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 import pytest
@@ -124,7 +125,7 @@ def solved_source(exercise: Exercise, stub: str) -> str:
         module = sys.modules[reference.__module__]
         for name in _free_names(source) - known:
             if name in vars(module):
-                imports.add(f"from {reference.__module__} import {name}\n")
+                imports.add(f"from {_importable_name(module)} import {name}\n")
         start = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
         lines[start : node.end_lineno] = [source]
     first_def = min(n.lineno for n in defs.values()) - 1
@@ -134,6 +135,16 @@ def solved_source(exercise: Exercise, stub: str) -> str:
     if judgment is not None and judgment.kind == "grader":  # part 2: the reference's own tests
         solved = _with_reference_tests(solved, (REPO / judgment.reference).read_text("utf-8"))
     return solved
+
+
+def _importable_name(module: types.ModuleType) -> str:
+    """The name a solved file imports ``module`` by. A kit's ``instructor/answers.py`` is run from
+    its file by the engine (no importable name), so it is imported from the installed package,
+    where its folders make it ``miniagent_course.kits.<day>.instructor.answers``."""
+    if module.__spec__ is not None:
+        return module.__name__
+    parts = Path(module.__file__).with_suffix("").parts
+    return ".".join(parts[len(parts) - 1 - parts[::-1].index("miniagent_course") :])
 
 
 def _with_reference_tests(source: str, tests: str) -> str:

@@ -51,14 +51,17 @@ def test_one_wrong_function_gets_its_own_hint_first(copy, capsys):
     assert "Hint 1 of 7" not in out and hints[0] not in out
 
 
-def test_a_day_wrong_everywhere_gets_hint_1(copy, capsys):
+def test_a_day_wrong_everywhere_gets_the_tables_hint_first(copy, capsys):
     stub = pristine_source(copy, copy.exercise(DAY))
     wrong = stub.replace('    raise NotStarted("day15")', "    return None")
     assert wrong.count("return None") == 4  # every function written, every one wrong
     _write(copy, wrong)
     code, out = _run(copy, "hint", DAY, capsys=capsys)
     hints = copy.exercise(DAY).hints
-    assert f"Hint 1 of 7, for test_order_prompt, which does not pass yet: {hints[0]}" in out
+    # part 1 is held until the table is answered: the table's hint comes first, not hint 1
+    table = "test_predictions_are_a_table_of_the_six_conversations"
+    assert f"Hint 6 of 7, for {table}, which does not pass yet: {hints[5]}" in out
+    assert "Hint 1 of 7" not in out and hints[0] not in out
 
 
 def test_functions_decorated_as_the_page_shows_are_graded_as_written(copy, capsys):
@@ -75,3 +78,11 @@ def test_functions_decorated_as_the_page_shows_are_graded_as_written(copy, capsy
     code, out = _run(copy, "check", DAY, capsys=capsys)
     assert "NotStarted" not in out
     assert code == 0 and f"✓ {DAY}" in out, out
+
+
+def test_the_solution_of_a_passed_day_names_no_instructor_file(copy, capsys):
+    _write(copy, _solved(copy))
+    code, out = _run(copy, "solution", DAY, capsys=capsys)
+    assert code == 0, out
+    assert "the course's answer: predictions" in out  # the Think answer, shown once passed
+    assert "instructor" not in out and "answers.py" not in out

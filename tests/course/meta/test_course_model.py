@@ -127,6 +127,49 @@ def test_pristine_stub_comes_from_the_stubs_folder(toy_course):
         pristine_stub(toy_course, exercise)
 
 
+THINK = """
+[[functions]]
+name = "predictions"
+upstream = "toyref:inc"
+
+[judgment]
+kind = "predict"
+title = "Predict inc"
+function = "predictions"
+"""
+
+
+def _with_a_think_part(toy_course, answers: str | None):
+    """The toy's day02 with a predict part whose kit.toml names no reference (and its kit's
+    instructor/answers.py, unless ``answers`` is None)."""
+    kit = toy_course.root / "kits" / "day02"
+    with (kit / "kit.toml").open("a", encoding="utf-8") as toml:
+        toml.write(THINK)
+    if answers is not None:
+        (kit / "instructor").mkdir()
+        (kit / "instructor" / "answers.py").write_text(answers, encoding="utf-8")
+    course = load_course(toy_course.root)  # loads whether or not the answers are there
+    return course, course.exercise("day02"), kit / "instructor" / "answers.py"
+
+
+def test_the_think_reference_kit_toml_does_not_name_is_its_kits_answers(toy_course):
+    course, day02, answers = _with_a_think_part(toy_course, "def predictions():\n    return 1\n")
+    graded = {f.name: f.reference for f in day02.functions}
+    assert graded == {"inc": "toyref:inc", "predictions": f"{answers.as_posix()}:predictions"}
+    reference = load_implementation(course, day02, "reference")
+    assert reference.predictions() == 1 and reference.inc(1) == 2
+    assert reference.predictions.__code__.co_filename == str(answers)
+
+
+def test_a_missing_answers_file_fails_in_one_sentence(toy_course):
+    course, day02, answers = _with_a_think_part(toy_course, None)
+    with pytest.raises(ExerciseLoadError) as failed:
+        load_implementation(course, day02, "reference")
+    message = str(failed.value)
+    assert message.startswith(f"{answers.as_posix()} is missing, and it holds the reference")
+    assert "\n" not in message and message.count(". ") == 0 and message.endswith(").")
+
+
 def test_short_test_names_drop_the_learner_id():
     assert short_name("kits/day01/graders/test_x.py::test_y[learner]") == "test_y"
     assert short_name("kits/day01/graders/test_x.py::test_y[learner-dict]") == "test_y[dict]"

@@ -308,7 +308,7 @@ def test_a_kit_of_the_predict_kind_is_graded_through_the_learners_report(toy_cou
     run = run_graders(course, [day])
     tests = {short_name(t["nodeid"]): t for t in run.day_tests(day)}
     assert {name: t["status"] for name, t in tests.items()} == {
-        "test_double_two": "passed",
+        "test_double_two": "held",  # part 1 waits for the table (sealed, answered first)
         "test_predictions_are_a_table_of_every_case": "failed",
         "test_prediction[two]": "skipped",  # a partial table: no row is graded
         "test_prediction[zero]": "skipped",
@@ -437,6 +437,40 @@ def test_spot_gives_each_side_its_own_copy_of_the_input():
     with pytest.raises(AssertionError):
         tests[1](SimpleNamespace(inputs=lambda: {"same": given}), "same")  # alike: fails
     assert seen == [[1, 2], [1, 2]] and given == [1, 2]
+
+
+def test_spot_runs_each_variant_against_the_function_it_copies_with_that_ones_form():
+    """Variants of several functions (Day 04): ``upstream`` and ``shape`` per variant; an input
+    that cannot be copied (a ``MappingProxyType``) is given to each side as it is."""
+    from types import MappingProxyType
+
+    def keys(mapping):  # "upstream" of the second function: a dict's keys, nothing else
+        if not isinstance(mapping, dict):
+            raise TypeError("a dict only")
+        return sorted(mapping)
+
+    def keys_of_any_mapping(mapping):  # its changed copy
+        return sorted(mapping)
+
+    def a_mapping(given):
+        assert hasattr(given, "keys"), "give a mapping"
+
+    table_test, row_test = judgments.kind("spot").graders(
+        SPOT,
+        variants={"no_floor": _clamp_no_floor, "any_mapping": keys_of_any_mapping},
+        upstream={"no_floor": _clamp, "any_mapping": keys},
+        run=lambda function, given: function(given),
+        shape={"any_mapping": a_mapping},
+    )
+    impl = SimpleNamespace(inputs=lambda: {"no_floor": -3, "any_mapping": MappingProxyType({})})
+    table_test(impl)
+    for variant in _ids(row_test):
+        row_test(impl, variant)
+    wrong = SimpleNamespace(inputs=lambda: {"no_floor": -3, "any_mapping": 5})
+    assert _failure(row_test, wrong, "any_mapping") == "variant 'any_mapping': give a mapping"
+    alike = SimpleNamespace(inputs=lambda: {"no_floor": 5, "any_mapping": {"k": 1}})
+    assert "both give 5" in _failure(row_test, alike, "no_floor")
+    assert "both give ['k']" in _failure(row_test, alike, "any_mapping")
 
 
 # --- repair: scenarios on the learner's application; the library stays as it is ---------------

@@ -66,6 +66,7 @@ def test_the_readme_pytest_grades_only_the_learner_and_spoils_nothing(workspace)
     table = output[output.index("course progress") :].splitlines()
     assert max(len(line) for line in table) <= 80, table  # an 80-column terminal never wraps it
     assert "your agent: all miniagent's so far" in output  # nothing of it is the learner's yet
+    assert "part 1 is graded once" not in output  # a day of stubs is not started, never held
     lowered = output.lower()
     assert "mutant" not in lowered and "instructor" not in lowered
     for exercise in workspace.exercises:
@@ -126,3 +127,14 @@ def test_an_endless_loop_inside_a_function_costs_one_timeout(workspace):
     flowing = " ".join(output.split())  # the agent line wraps at 80 columns
     assert "your agent: all miniagent's so far" in flowing
     assert f"written but waiting until all their graders pass: {day00.id}" in flowing
+
+
+def test_a_day_of_stubs_is_graded_as_ever_in_strict_mode_never_held(workspace):
+    """Strict mode (instructors, the classroom) fails every check of a day of stubs as not
+    started, part 1 of a sealed day too: only a written part 1 waits for its day's table."""
+    done = _pytest(workspace.root, "--strict-exercises", "-m", "day01")
+    output = done.stdout + done.stderr
+    row = next(line for line in output.splitlines() if line.startswith("  day01  "))
+    assert row.endswith("  not started"), row
+    assert "skipped" not in output.splitlines()[-1]  # each check failed, none held
+    assert "part 1 is graded once" not in output

@@ -5,13 +5,28 @@ from __future__ import annotations
 import ast
 import fnmatch
 import importlib
+import inspect
 import re
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from miniagent_course.grading.course import import_target, load_module, load_mutant, stub_problems
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+from miniagent_course.grading.course import (
+    ANSWERS,
+    import_target,
+    load_module,
+    load_mutant,
+    stub_problems,
+)
+from miniagent_course.grading.judgments import KINDS
 
 from .conftest import REPO, pristine_source
 
@@ -83,7 +98,7 @@ def test_a_hint_about_predictions_is_tied_to_the_whole_table(course):
     tests is tied to all of them (the table's test and every case), never to one case."""
     for exercise in course.exercises:
         judgment = exercise.judgment
-        if judgment is None or judgment.kind != "predict":
+        if judgment is None or not KINDS[judgment.kind].sealed:  # predict, read
             continue
         tests = grader_test_names(course, exercise)
         table = {name for name in tests if name.startswith("test_prediction")}
@@ -97,8 +112,124 @@ def test_graded_functions_point_at_real_reference_code(course):
     for exercise in course.exercises:
         assert exercise.functions, f"{exercise.id} grades no function"
         for function in exercise.functions:
-            assert TARGET.match(function.reference) and TARGET.match(function.upstream)
+            answers = f"{(REPO / exercise.kit / ANSWERS).as_posix()}:{function.name}"
+            assert TARGET.match(function.reference) or function.reference == answers
+            assert TARGET.match(function.upstream)
             assert callable(import_target(function.reference))
+
+
+# --- a Think part's answer lives on the instructors' side (issue #22) -----------------------
+
+# Kinds whose Think function has no answer of its own to hide: "grader" grades the learner's tests
+# (the reference's are instructor/reference_tests.py), "extend" a policy by its contract.
+NO_ANSWER_KINDS = {"grader", "extend"}
+LEARNER_SIDE = ("kit.toml", "stub.py", "cases.py", "graders/*.py")
+
+
+def _think_function(exercise):
+    judgment = exercise.judgment
+    if judgment is None or judgment.kind in NO_ANSWER_KINDS:
+        return None
+    return next(f for f in exercise.functions if f.name == judgment.function)
+
+
+def answer_on_the_learner_side(kit: Path, name: str) -> list[str]:
+    """Where the learner's side of ``kit`` (kit.toml, stub, cases.py, graders) holds or names the
+    reference of its Think function ``name``: kit.toml giving it a ``reference``, cases.py
+    defining ``name`` (where the references of the other functions live), an import of ``name``,
+    ``<cases>.name``, or a mention of the answers' file or of ``cases.name``."""
+    data = tomllib.loads((kit / "kit.toml").read_text(encoding="utf-8"))
+    entries = [f for f in data.get("functions", []) if f.get("name") == name]
+    problems = [f"kit.toml gives {name} a reference" for f in entries if "reference" in f]
+    named = ("instructor/answers", "instructor.answers", f"cases.{name}", f"cases:{name}")
+    for path in sorted(p for pattern in LEARNER_SIDE for p in kit.glob(pattern)):
+        where = path.relative_to(kit).as_posix()
+        text = path.read_text(encoding="utf-8")
+        problems += [f"{where} names {word}" for word in named if word in text]
+        if path.suffix != ".py":
+            continue
+        tree = ast.parse(text)
+        cases = set()  # the names the kit's cases module is bound to here
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name == name:
+                        problems.append(f"{where} imports {name} from {node.module}")
+                    if alias.name == "cases":
+                        cases.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                cases |= {a.asname for a in node.names if a.name.endswith(".cases") and a.asname}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == name
+                and isinstance(node.value, ast.Name)
+                and node.value.id in cases
+            ):
+                problems.append(f"{where} reads {node.value.id}.{name}")
+        if where != "cases.py":  # the stub's is the learner's; a grader's helpers are its own
+            continue
+        for node in tree.body:
+            targets = [node] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined = {getattr(t, "name", None) or getattr(t, "id", None) for t in targets}
+            if name in defined:
+                problems.append(f"{where} defines {name}")
+    return problems
+
+
+def test_no_learner_side_holds_or_names_the_think_answer_and_the_engine_finds_it(course):
+    """A Think part's reference answer is its kit's instructor/answers.py, found by the engine:
+    kit.toml names no reference for it, and no learner file holds or points at it."""
+    checked = []
+    for exercise in course.exercises:
+        function = _think_function(exercise)
+        if function is None:
+            continue
+        kit = REPO / exercise.kit
+        problems = answer_on_the_learner_side(kit, function.name)
+        assert problems == [], f"{exercise.id}: {problems}"
+        answers = kit / ANSWERS
+        assert function.reference == f"{answers.as_posix()}:{function.name}", exercise.id
+        reference = import_target(function.reference)
+        assert Path(inspect.getsourcefile(reference)) == answers, exercise.id
+        checked.append(exercise.id)
+    assert len(checked) >= 8, checked  # every predict day at least
+
+
+def test_the_learner_side_check_finds_an_answer_held_or_named(tmp_path):
+    kit = tmp_path / "day08"
+    shutil.copytree(REPO / "src/miniagent_course/kits/day08", kit)
+    assert answer_on_the_learner_side(kit, "predictions") == []
+    toml = kit / "kit.toml"
+    entry = 'name = "predictions"\n'
+    toml.write_text(
+        toml.read_text().replace(entry, entry + 'reference = "x.y.cases:predictions"\n')
+    )
+    with (kit / "cases.py").open("a") as cases:
+        cases.write("\n\ndef predictions():\n    return {}\n")
+    grader = next((kit / "graders").glob("test_*.py"))
+    with grader.open("a") as planted:
+        planted.write(
+            "\nfrom miniagent_course.kits.day08 import cases as truth\n"
+            "from miniagent_course.kits.day08.instructor.answers import predictions\n"
+            "TABLE = truth.predictions()\n"
+        )
+    stub = kit / "stub.py"
+    stub.write_text(stub.read_text() + "\n# the answer: instructor/answers.py\n")
+    assert sorted(answer_on_the_learner_side(kit, "predictions")) == sorted(
+        [
+            "kit.toml gives predictions a reference",
+            "kit.toml names cases:predictions",
+            "cases.py defines predictions",
+            f"graders/{grader.name} names instructor.answers",
+            f"graders/{grader.name} imports predictions from "
+            "miniagent_course.kits.day08.instructor.answers",
+            f"graders/{grader.name} reads truth.predictions",
+            "stub.py names instructor/answers",
+        ]
+    )
 
 
 def test_graded_functions_point_at_real_upstream_code(course):
@@ -163,8 +294,8 @@ def test_stubs_have_a_todo_at_the_edit_point_and_no_solution_code(course):
 
 
 KIT_FILES = re.compile(
-    r"(__init__\.py|kit\.toml|stub\.py|cases\.py|graders/test_\w+\.py"
-    r"|instructor/(reference_tests\.py|recorded\.json|test_\w+\.py"
+    r"(__init__\.py|kit\.toml|stub\.py|cases\.py|variants\.py|graders/test_\w+\.py"
+    r"|instructor/(answers\.py|reference_tests\.py|recorded\.json|test_\w+\.py"
     r"|mutants/\w+\.(patch|py)|solutions/\w+\.py))"
 )
 
@@ -239,3 +370,33 @@ def test_a_day_lives_in_its_page_its_notebook_and_its_kit(course):
         ]
         assert stray == [], f"{exercise.id} lives outside its page, notebook and kit: {stray}"
         assert {exercise.lesson, exercise.notebook, f"{exercise.kit}/kit.toml"} <= set(files)
+
+
+def _parts(exercise) -> dict[str, set[str]]:
+    """The names each part's answer defines: Rebuild (the graded functions that are not the
+    Think part's) and Think (its functions, or ``test_*`` functions on a "be the grader" day)."""
+    judgment = exercise.judgment
+    graded = {f.name for f in exercise.functions}
+    if judgment.kind == "grader":
+        return {"rebuild": graded, "think": {"test_*"}}
+    think = {judgment.function} if judgment.kind != "extend" else graded - set(exercise.mine)
+    return {"rebuild": graded - think, "think": think}
+
+
+def _covers(defined: set[str], names: set[str]) -> bool:
+    return all(any(fnmatch.fnmatch(d, name) for d in defined) for name in names)
+
+
+def test_every_part_has_two_alternative_solutions(course):
+    """Issue #22: two alternative solutions per part, Rebuild and Think, each a file of its
+    kit's ``instructor/solutions/`` that writes every function of the part."""
+    short = []
+    for exercise in course.exercises:
+        defined = []
+        for path in course.solution_files(exercise):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            defined.append({n.name for n in tree.body if isinstance(n, ast.FunctionDef)})
+        for part, names in _parts(exercise).items():
+            if names and sum(_covers(d, names) for d in defined) < 2:
+                short.append(f"{exercise.id} {part} ({', '.join(sorted(names))})")
+    assert not short, f"fewer than two alternative solutions write: {short}"

@@ -1,13 +1,19 @@
 """Sealed predictions on the real days: a first, wrong table shows no real outcome anywhere.
 
-For every predict day the learner's file is its stub with a wrong but well-formed table: each row
-holds a value of the day's form that is not what the real run gives. A first run of each place a
-learner is sent, ``pytest``, ``miniagent check``, ``miniagent hint`` and the day's notebook, must
-not show the real outcome of any row: the outputs are compared with the true answers (the
-sentence a row's failure tells them in, their ``repr`` and ``str``). The same comparison then
-finds them in a later ``pytest`` run, which shows them as before, so it can fail. A partial table
-says "k of n filled"; the first try is kept across ``miniagent reset`` and shown by the progress
-table and ``miniagent list``.
+For every sealed day (its judgment kind's ``sealed``: ``predict``, ``read``) the learner's file is
+its stub with a wrong but well-formed table: each row holds a value of the day's form that is not
+what the real run gives. A first run of each place a learner is sent, ``pytest``, ``miniagent
+check``, ``miniagent hint`` and the day's notebook, must not show the real outcome of any row: the
+outputs are compared with the true answers (the sentence a row's failure tells them in, their
+``repr`` and ``str``). The same comparison then finds them in a later ``pytest`` run, which shows
+them as before, so it can fail. A partial table says "k of n filled"; the first try is kept across
+``miniagent reset`` and shown by the progress table and ``miniagent list``.
+
+Part 1 (the Rebuild) waits for the table: until its first try is recorded, the learner's part 1
+tests do not run (their functions note every call in a file, which stays empty), and the progress
+table, ``miniagent check`` and ``list`` say so in one line per day ("part 1 is graded once your
+predictions() table is answered: 15 of 16 filled"); the run that records the first try grades
+part 1 too (the plugin reads the table before any part 1 test runs).
 
 The workspace is a copy of the course of its own (its ``.miniagent/`` holds the records); a
 record is deleted before each first run.
@@ -16,6 +22,7 @@ record is deleted before each first run.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
 import json
 import os
@@ -28,13 +35,15 @@ from typing import Any
 import pytest
 
 from miniagent_course import cli
+from miniagent_course.classroom.parts import day_parts, function_name
 from miniagent_course.grading.course import Course, Exercise, import_target, load_course
-from miniagent_course.grading.judgments import Predictions
+from miniagent_course.grading.judgments import KINDS, Predictions
 from miniagent_course.grading.report import WIDTH
-from miniagent_course.grading.run import run_graders
+from miniagent_course.grading.run import GradingRun, run_graders
 from miniagent_course.grading.sealed import FIRST_TRY, first_try
+from miniagent_course.text import say
 
-from .conftest import COPIED, _copy, pristine_source
+from .conftest import COPIED, _copy, pristine_source, solved_source
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -42,24 +51,28 @@ WRONG: dict[str, Any] = {  # a value of each day's form that is no row's real ou
     "day01": "LookupError",
     "day02": "LookupError",
     "day03": "human ai",
-    "day04": "LookupError",
     "day05": "LookupError",
     "day08": (3, "LookupError", None),
-    "day09": ("error", 9),
     "day11": None,  # a closed set of outcomes: each row gets one that is not its own
     "day12": [("agent", "AIMessage", "x9", "LookupError")],
-    "day14": [("user", "LookupError")],
+    "day14": 99,  # an index no cut of the table returns
     "day15": ("reply", ("lookup_customer",)),
 }
-PREDICT_DAYS = [  # every day whose Think part is a prediction table
-    e.id for e in load_course(Path(__file__).resolve().parents[3]).exercises
-    if e.judgment is not None and e.judgment.kind == "predict"
+
+
+def _sealed(exercise: Exercise) -> bool:
+    """Is the day's Think part a table answered first (its kind's ``sealed``)?"""
+    return exercise.judgment is not None and KINDS[exercise.judgment.kind].sealed
+
+
+PREDICT_DAYS = [  # every day whose Think part is a sealed table
+    e.id for e in load_course(Path(__file__).resolve().parents[3]).exercises if _sealed(e)
 ]  # fmt: skip
 SHORTEST = 6  # a text shorter than this is not looked for (a row's sentence always is)
 
 
 def _predict_days(course: Course) -> list[Exercise]:
-    return [e for e in course.exercises if e.judgment and e.judgment.kind == "predict"]
+    return [e for e in course.exercises if _sealed(e)]
 
 
 def _declaration(course: Course, exercise: Exercise) -> Predictions:
@@ -117,9 +130,10 @@ class Day:
         """The stub, with ``predictions()`` returning the wrong table."""
         stub = pristine_source(course, self.exercise)
         tree = ast.parse(stub)
-        (node,) = [n for n in tree.body if getattr(n, "name", None) == "predictions"]
+        function = self.exercise.judgment.function
+        (node,) = [n for n in tree.body if getattr(n, "name", None) == function]
         lines = stub.splitlines(keepends=True)
-        body = f"def predictions():\n    return {self.table!r}\n"
+        body = f"def {function}():\n    return {self.table!r}\n"
         lines[node.lineno - 1 : node.end_lineno] = [body]
         return "".join(lines)
 
@@ -154,15 +168,15 @@ def _forget_first_tries(course: Course) -> None:
     shutil.rmtree(course.root / FIRST_TRY, ignore_errors=True)
 
 
-def _pytest(root: Path) -> str:
-    """The README's plain ``pytest``, in the course folder."""
+def _pytest(root: Path, *args: str) -> str:
+    """The README's plain ``pytest``, in the course folder (``args``: e.g. ``-m day01``)."""
     env = {  # a learner's terminal: not this run's options, nor its pytest-xdist worker's run id
         k: v
         for k, v in os.environ.items()
         if k != "PYTEST_ADDOPTS" and not k.startswith("PYTEST_XDIST")
     }
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:randomly"],
+        [sys.executable, "-m", "pytest", "-p", "no:randomly", *args],
         cwd=root,
         env=env,
         capture_output=True,
@@ -178,16 +192,14 @@ def test_every_predict_day_gets_a_wrong_table_of_its_form(sealed_course, days):
         "day01",
         "day02",
         "day03",
-        "day04",
         "day05",
         "day08",
-        "day09",
         "day11",
         "day12",
         "day14",
         "day15",
     ]
-    assert sum(len(day.table) for day in days.values()) == 126
+    assert sum(len(day.table) for day in days.values()) == 108
     for day in days.values():
         for case, value in day.table.items():
             assert day.declaration.problem(value) is None
@@ -304,3 +316,178 @@ def test_a_first_notebook_run_shows_no_real_outcome(sealed_course, days, day, mo
     assert "Your first try is recorded: 0 of" in text  # the table cell graded and sealed it
     assert days[day].shown(text) == {}
     assert first_try(sealed_course.root, day) is not None
+
+
+# --- part 1 waits for the table ------------------------------------------------------------------
+
+
+def _rebuilt(course: Course, day: Day, table: dict[Any, Any] | None, mark: Path) -> str:
+    """The day's file with part 1 written (the reference's code, each function first noting its
+    name in ``mark``) and ``predictions()`` returning ``table`` (None: the stub's, not started)."""
+    exercise = day.exercise
+    function = exercise.judgment.function
+    stub = pristine_source(course, exercise)
+    part_1 = tuple(f for f in exercise.functions if f.name != function)
+    source = solved_source(dataclasses.replace(exercise, functions=part_1), stub)
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    nodes = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for node in sorted(nodes, key=lambda n: -n.lineno):
+        if node.name == function:
+            if table is None:  # the stub's own function, still `raise NotStarted`
+                (pristine,) = [
+                    n for n in ast.parse(stub).body if getattr(n, "name", "") == function
+                ]
+                body = "".join(
+                    stub.splitlines(keepends=True)[pristine.lineno - 1 : pristine.end_lineno]
+                )
+            else:
+                body = f"def {function}():\n    return {table!r}\n"
+            lines[node.lineno - 1 : node.end_lineno] = [body]
+        elif node.name in {f.name for f in exercise.functions}:
+            first = node.body[0]
+            note = f"open({str(mark)!r}, 'a').write({node.name!r} + '\\n')"
+            lines.insert(first.lineno - 1, " " * first.col_offset + note + "\n")
+    return "".join(lines)
+
+
+def _part_1(course: Course, run: GradingRun, exercise: Exercise) -> dict[str, list[str]]:
+    """The statuses of the day's part 1 tests and of its part 2 tests, as the classroom splits
+    a day (``classroom/parts.py``, read from the grader files' source)."""
+    parts = day_parts(course, exercise)
+    found: dict[str, list[str]] = {"part 1": [], "part 2": []}
+    for test in run.day_tests(exercise):
+        found[f"part {parts[function_name(test['nodeid'])]}"].append(test["status"])
+    return found
+
+
+def _held_line(day: Day, filled: int) -> str:
+    function = day.exercise.judgment.function
+    return say("grading.held", function=function, filled=filled, total=len(day.table))
+
+
+def _write(course: Course, sources: dict[str, str]) -> None:
+    for day, source in sources.items():
+        (course.root / course.exercise(day).file).write_text(source, encoding="utf-8")
+
+
+def test_part_1_waits_for_an_answered_table_and_is_graded_in_the_run_that_records_it(
+    sealed_course, days, tmp_path
+):
+    """On every sealed day, a correct part 1 and a table one row short: part 1's tests are held
+    (none calls the learner's functions), the day says so in one line, nothing is recorded and
+    no real outcome shows. Once the table is answered (wrong), the same run records the first
+    try and then grades part 1: every part 1 test passes, and its functions were called."""
+    exercises = [day.exercise for day in days.values()]
+    mark = tmp_path / "part-1-calls.txt"
+    _forget_first_tries(sealed_course)
+    try:
+        short = {d: _rebuilt(sealed_course, day, dict(list(day.table.items())[1:]), mark)
+                 for d, day in days.items()}  # fmt: skip
+        _write(sealed_course, short)
+        waiting = run_graders(sealed_course, exercises)
+        called_while_waiting = mark.read_text() if mark.exists() else ""
+        recorded_while_waiting = [d for d in days if first_try(sealed_course.root, d)]
+        answered = {d: _rebuilt(sealed_course, day, day.table, mark) for d, day in days.items()}
+        _write(sealed_course, answered)
+        graded = run_graders(sealed_course, exercises)
+    finally:
+        _write(sealed_course, {d: day.source(sealed_course) for d, day in days.items()})
+
+    assert called_while_waiting == ""  # no part 1 test ran the learner's code
+    assert recorded_while_waiting == []
+    held = [line for line in waiting.output.splitlines() if "part 1 is graded once" in line]
+    assert len(held) == len(days)  # one line a day, none per test
+    table = waiting.output[waiting.output.index("course progress") :]
+    for d, day in days.items():
+        line = _held_line(day, len(day.table) - 1)
+        parts = _part_1(sealed_course, waiting, day.exercise)
+        assert parts["part 1"] and set(parts["part 1"]) == {"held"}, (d, parts)
+        assert "held" not in parts["part 2"], (d, parts)
+        assert waiting.status["learner"][d]["held"] == line
+        rows = table.splitlines()
+        (row,) = [n for n, text in enumerate(rows) if text.startswith(f"  {d}  ")]
+        assert rows[row + 1] == f"    {line}", rows[row : row + 2]  # under the day's row
+        assert waiting.day_status(day.exercise) == "failing"  # the table's "15 of 16 filled"
+        assert day.shown(waiting.output + json.dumps(waiting.tests)) == {}, d
+
+        parts = _part_1(sealed_course, graded, day.exercise)
+        assert set(parts["part 1"]) == {"passed"}, (d, parts)  # graded in the recording run
+        assert graded.status["learner"][d]["held"] == ""
+        recorded = first_try(sealed_course.root, d)
+        assert recorded is not None and recorded.right == 0, d
+    called = set(mark.read_text().split())
+    for day in days.values():  # part 1 ran once the table was answered: the mark can fill up
+        part_1 = {f.name for f in day.exercise.functions} - {day.exercise.judgment.function}
+        assert part_1 & called, day.exercise.id
+
+
+def test_a_part_1_failure_never_shows_a_row_before_the_first_try(
+    sealed_course, days, tmp_path, capsys
+):
+    """Day 01's part 1 grader of tuples expects what ``add_messages`` does with ``("user",
+    "hi")``, the real outcome of the row ``one_tuple``. With a part 1 that treats a tuple as a
+    list and a table not yet answered, neither ``pytest``, ``check``, ``list`` nor the hints
+    show it; the run that records the (wrong) first try grades part 1 and shows it: the same
+    comparison finds it there."""
+    day = days["day01"]
+    root = str(sealed_course.root)
+    mark = tmp_path / "calls.txt"
+    good = _rebuilt(sealed_course, day, None, mark)
+    assert good.count("if not isinstance(right, list):") == 1
+    wrong = good.replace(
+        "if not isinstance(right, list):", "if not isinstance(right, (list, tuple)):"
+    )
+    partial = {k: v for k, v in day.table.items() if k not in ("one_tuple", "tuple_of_messages")}
+    _forget_first_tries(sealed_course)
+    (sealed_course.root / cli.STATE_FILE).unlink(missing_ok=True)
+    (sealed_course.root / cli.STATUS_CACHE).unlink(missing_ok=True)
+    outputs = []
+    try:
+        for table in (None, partial):  # the table not started, then two rows short
+            source = (
+                wrong
+                if table is None
+                else wrong.replace(
+                    _stub_table(sealed_course, day), f"def predictions():\n    return {table!r}\n"
+                )
+            )
+            _write(sealed_course, {"day01": source})
+            outputs.append(_pytest(sealed_course.root, "-m", "day01"))
+            capsys.readouterr()
+            cli.main(["--root", root, "check", "day01"])
+            if table is not None:  # (once: `list` grades every day of the copy)
+                cli.main(["--root", root, "list"])
+            for _ in day.exercise.hints:
+                cli.main(["--root", root, "hint", "day01"])
+            outputs.append(capsys.readouterr().out)
+        recorded_before, called_before = first_try(sealed_course.root, "day01"), mark.exists()
+        answered = wrong.replace(
+            _stub_table(sealed_course, day), f"def predictions():\n    return {day.table!r}\n"
+        )
+        _write(sealed_course, {"day01": answered})
+        cli.main(["--root", root, "check", "day01"])
+        recorded = capsys.readouterr().out
+    finally:
+        _write(sealed_course, {"day01": day.source(sealed_course)})
+    for output in outputs:
+        assert day.shown(output) == {}, output
+        assert "test_a_tuple_is_one_message_like_value_not_a_list" not in output
+        assert "for test_a_tuple" not in output  # no hint offered for a held check
+    assert recorded_before is None and not called_before  # part 1 never ran
+    pytest_stub, cli_stub, pytest_short, cli_short = outputs
+    for output in (pytest_stub, cli_stub):  # part 1 written, the table not started
+        assert "waiting for your table" in output and _held_line(day, 0) in output
+    assert pytest_short.count(_held_line(day, len(partial))) == 1  # the progress table
+    assert cli_short.count(_held_line(day, len(partial))) == 2  # `check`, then `list`
+    assert "one_tuple" in day.shown(recorded)  # part 1's failure, graded in the recording run
+    assert "test_a_tuple_is_one_message_like_value_not_a_list" in recorded
+    assert first_try(sealed_course.root, "day01").right == 0
+
+
+def _stub_table(course: Course, day: Day) -> str:
+    """The stub's table function (``predictions``), as its file holds it."""
+    stub = pristine_source(course, day.exercise)
+    function = day.exercise.judgment.function
+    (node,) = [n for n in ast.parse(stub).body if getattr(n, "name", "") == function]
+    return "".join(stub.splitlines(keepends=True)[node.lineno - 1 : node.end_lineno])

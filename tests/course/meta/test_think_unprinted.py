@@ -20,7 +20,7 @@ import textwrap
 
 import pytest
 
-from miniagent_course.grading.course import load_course
+from miniagent_course.grading.course import import_target, load_course
 
 from . import think_answers as think
 
@@ -56,17 +56,22 @@ def _leaks(day: str, blocks: list[think.Block], folder) -> list[think.Leak]:
     return think.harvest(part, blocks, folder).leaks
 
 
-def test_a_table_printed_on_a_page_or_in_a_notebook_is_found(tmp_path):
-    from miniagent_course.kits.day08 import cases
+def _true_table(day: str) -> dict:
+    """The day's real answers, from the reference the engine finds (its kit's instructor/)."""
+    exercise = COURSE.exercise(day)
+    function = next(f for f in exercise.functions if f.name == exercise.judgment.function)
+    return import_target(function.reference)()
 
+
+def test_a_table_printed_on_a_page_or_in_a_notebook_is_found(tmp_path):
     exercise = COURSE.exercise("day08")
     page = _page(
-        f"answers = {cases.predictions()!r}",
+        f"answers = {_true_table('day08')!r}",
         """
         def what_the_node_does():
             from miniagent_course.kits.day08 import cases
 
-            return cases.predictions()
+            return {key: cases.what_call_model_does(key) for key in cases.SITUATIONS}
         """,
         "print({'async_model_ainvoke': (6, 'hi', None)})",  # a dict, but not the table
         """
@@ -78,7 +83,10 @@ def test_a_table_printed_on_a_page_or_in_a_notebook_is_found(tmp_path):
         """,
     )
     # a notebook: its second cell binds the graded name from what the first imported
-    cells = ["from miniagent_course.kits.day08 import cases", "predictions = cases.predictions"]
+    cells = [
+        "from miniagent_course.kits.day08.cases import SITUATIONS, what_call_model_does as node",
+        "predictions = lambda: dict(zip(SITUATIONS, map(node, SITUATIONS)))",
+    ]
     notebook = {"cells": [{"cell_type": "code", "source": [cell]} for cell in cells]}
     (tmp_path / "planted.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
     planted = dataclasses.replace(exercise, notebook="planted.ipynb")
@@ -101,7 +109,7 @@ def test_a_policy_with_its_arguments_in_another_order_is_found_mapped_by_keyword
     exercise = COURSE.exercise("day10")
     page = _page(
         """
-        from miniagent_course.kits.day10.cases import choose_model as policy
+        from miniagent_course.kits.day10.instructor.answers import choose_model as policy
 
 
         def route(runtime, state, *, strong, cheap):
@@ -142,9 +150,7 @@ def test_the_tests_a_page_or_a_notebook_prints_are_found_for_a_be_the_grader_day
 
 
 def test_a_wrong_table_and_a_stub_pass_nothing(tmp_path):
-    from miniagent_course.kits.day08 import cases
-
-    wrong = dict(cases.predictions())
+    wrong = dict(_true_table("day08"))
     key = next(iter(wrong))
     wrong[key] = (6, "not what it says", None)
     exercise = COURSE.exercise("day08")

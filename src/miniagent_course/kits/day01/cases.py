@@ -10,10 +10,10 @@
   one after another, the result of each becoming the next ``left``. The graders replay them on
   the learner's function and on the reference; the contributors' differential test
   (``instructor/test_day01_histories_diff.py``) on miniagent's and upstream's.
-* Part 2, :func:`predictions`: what ``add_messages`` returns for each pair of :func:`pairs`,
-  run here on miniagent (never written down). Every helper takes ``lib``, a namespace of the
-  names it uses (``miniagent_course.sides``), so the same pairs run on upstream in the
-  differential test and in the notebook.
+* Part 2: the pairs of the table (:func:`pairs`) and what ``add_messages`` returns for one of
+  them (:func:`what_it_returns`), which the graders run to grade a prediction. Every helper
+  takes ``lib``, a namespace of the names it uses (``miniagent_course.sides``), so the same
+  pairs run on upstream in the differential test and in the notebook.
 """
 
 from __future__ import annotations
@@ -163,12 +163,3 @@ def what_it_returns(lib: Any, left: Callable[[], Any], right: Callable[[], Any])
     except Exception as error:  # the prediction names the class
         return type(error).__name__
     return [(m.type, m.content) for m in merged]
-
-
-def predictions() -> dict[str, Result]:
-    """What ``add_messages`` returns for each pair of :func:`pairs`, run on miniagent."""
-    from miniagent_course.sides import mini
-
-    lib = mini()
-    table = {case: what_it_returns(lib, *pair) for case, pair in pairs(lib).items()}
-    return table

@@ -1,4 +1,4 @@
-"""Day 02: the corpora the graders run, upstream's results recorded as data, and part 2's truth.
+"""Day 02: the corpora the graders run, upstream's results recorded as data, and part 2's cases.
 
 * :func:`docstrings`: Google-style docstrings (and the argument names each is read for), the
   input of ``_parse_google_docstring``.
@@ -11,8 +11,9 @@
 
       python -m miniagent_course.grading.recording day02
 
-* :func:`predictions`: part 2's reference, the summary of what the model reads (:func:`seen`)
-  for the cases of :data:`PREDICTED`, computed on miniagent's real conversion.
+* Part 2: the cases of :data:`PREDICTED` and the summary of what the model reads for one of
+  them (:func:`seen`), which the graders compute on miniagent's real conversion to grade a
+  prediction.
 
 The helpers take ``lib``, a namespace with ``tool`` and ``convert_to_openai_tool``
 (``miniagent_course.sides``), so one corpus runs on both libraries.
@@ -370,10 +371,3 @@ def miniagent_names() -> Any:
     from miniagent_course.sides import mini
 
     return mini()
-
-
-def predictions() -> dict[str, Seen]:
-    """What the model reads for each case of :data:`PREDICTED`, run on miniagent's conversion."""
-    lib = miniagent_names()
-    table = {case: seen(lib, case) for case in PREDICTED}
-    return table

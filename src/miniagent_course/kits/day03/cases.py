@@ -1,4 +1,4 @@
-"""Day 03's reference: the ReAct loop by hand, the scripts it is graded on, and the predictions.
+"""Day 03's reference: the ReAct loop by hand, and the scripts it and the predictions are graded on.
 
 ``run_loop`` has no upstream twin: upstream builds this loop as a graph (``create_react_agent``).
 Its contract is to end every script exactly as
@@ -224,11 +224,6 @@ def what_the_agent_does(name: str) -> str:
     from miniagent_course.sides import mini
 
     return in_words(agent_run(mini(), name))
-
-
-def predictions() -> dict[str, str]:
-    """How the default agent ends each script, found by running miniagent's real agent."""
-    return {name: what_the_agent_does(name) for name in PREDICTED}
 
 
 # --- the same loop as a graph (the lesson shows this function) ----------------------------

@@ -1,17 +1,19 @@
-"""Day 04's second part: what a chain of ``|`` and ``.bind`` calls builds.
+"""Day 04's situations: what chains of ``|`` and ``.bind`` build, and the variants run.
 
-``predictions()`` is the reference answer, and it is not written down anywhere: it builds every
-chain of :func:`chains` with miniagent's Runnables and describes what came out
-(:func:`what_it_builds`). The learner predicts the same table before running it.
-
-Both helpers take ``lib``, a namespace of the names they use (``RunnableLambda``,
-``RunnableSequence``, ``RunnableBinding``, ``FakeToolCallingModel``, ``tool``;
-``miniagent_course.sides``): miniagent's here, upstream's in the differential test and in the
-notebook, so one chain is built on both.
+* :func:`chains` and :func:`what_it_builds`: sixteen chains of ``|`` and ``.bind`` and what each
+  builds (the notebook prints them on both libraries; ``instructor/test_day04_chains_diff.py``
+  proves that miniagent builds what langchain-core builds). Both take ``lib``, a namespace of
+  the names they use (``RunnableLambda``, ``RunnableSequence``, ``RunnableBinding``,
+  ``FakeToolCallingModel``, ``tool``; ``miniagent_course.sides``), so one chain is built on both.
+* Part 2, spot the bug: :func:`copies` (the function each variant of ``variants.py`` is a
+  changed copy of) and :func:`what_it_does` (one input run through one function, as the graders
+  compare it); :func:`side_by_side` runs a variant and its upstream on one input, for the
+  notebook.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -19,10 +21,8 @@ Built = tuple[Any, ...] | str  # ("sequence", steps, name), ("binding", bound, k
 
 
 def chains(lib: Any) -> dict[str, Callable[[], Any]]:
-    """The chains of the table, by case name: each is built when its function is called.
-
-    The stub's docstring shows the same expressions; keep the two in step.
-    """
+    """Sixteen chains of ``|`` and ``.bind``, by name: each is built when its function is called
+    (the notebook's section 7 prints what each builds, on both libraries)."""
     RunnableLambda = lib.RunnableLambda
 
     def add_one(x):
@@ -77,7 +77,7 @@ def what_it_builds(lib: Any, build: Callable[[], Any]) -> Built:
     """
     try:
         built = build()
-    except Exception as error:  # the prediction names the class
+    except Exception as error:  # told by its class
         return type(error).__name__
     if isinstance(built, lib.RunnableSequence):
         return ("sequence", [step.get_name() for step in built.steps], built.name)
@@ -90,10 +90,67 @@ def what_it_builds(lib: Any, build: Callable[[], Any]) -> Built:
     return (type(built).__name__, built.get_name())
 
 
-def predictions() -> dict[str, Built]:
-    """What each chain of :func:`chains` builds, on miniagent's real Runnables."""
-    from miniagent_course.sides import mini
+# --- part 2: the variants, run as the graders run them -------------------------------------------
 
-    lib = mini()
-    table = {case: what_it_builds(lib, build) for case, build in chains(lib).items()}
-    return table
+
+def copies() -> dict[str, Callable[..., Any]]:
+    """Each variant of ``variants.py``: the miniagent function it is a changed copy of."""
+    from miniagent.runnables.base import RunnableBinding, RunnableSequence, coerce_to_runnable
+
+    return {
+        "variant_a": coerce_to_runnable,
+        "variant_b": coerce_to_runnable,
+        "variant_c": RunnableSequence.__init__,
+        "variant_d": RunnableSequence.__init__,
+        "variant_e": RunnableBinding.bind,
+        "variant_f": RunnableBinding.bind,
+        "variant_g": RunnableBinding.bind,
+    }
+
+
+def what_it_does(function: Callable[..., Any], given: Any) -> dict[str, Any]:
+    """What ``function``, ``coerce_to_runnable``, ``RunnableSequence.__init__``, ``bind`` or a
+    copy of one, does with ``given``, an input of its form, told so that two runs compare:
+
+    * ``coerce_to_runnable(thing)``, given ``thing``: the class and ``get_name()`` of the
+      Runnable it returns, and whether it is ``thing`` itself (``"same object"``);
+    * ``RunnableSequence.__init__``, given ``(steps, keywords)`` (``RunnableSequence(*steps,
+      **keywords)``): the ``get_name()`` of each step of the new sequence, and its ``name``;
+    * ``RunnableBinding.bind``, given ``(binding, kwargs)`` (``binding.bind(**kwargs)``): whether
+      the new binding's ``bound`` is ``binding``'s (``"same bound"``), its ``kwargs`` and its
+      ``config``.
+
+    An error it raises goes through; the graders tell it as ``("raised", class, text)``.
+    """
+    from miniagent.runnables import RunnableSequence
+
+    parameters = inspect.signature(function).parameters
+    if "steps" in parameters:
+        steps, keywords = given
+        sequence = RunnableSequence.__new__(RunnableSequence)
+        function(sequence, *steps, **keywords)
+        return {"steps": [step.get_name() for step in sequence.steps], "name": sequence.name}
+    if "self" in parameters:
+        binding, kwargs = given
+        new = function(binding, **kwargs)
+        return {
+            "same bound": new.bound is binding.bound,
+            "kwargs": dict(new.kwargs),
+            "config": dict(new.config),
+        }
+    runnable = function(given)
+    return {
+        "class": type(runnable).__name__,
+        "name": runnable.get_name(),
+        "same object": runnable is given,
+    }
+
+
+def side_by_side(variant: str, given: Any) -> tuple[Any, Any]:
+    """(what ``variant`` does with ``given``, what the function it copies does), each run as the
+    graders run it: on its own copy of ``given``, an error told as ``("raised", class, text)``."""
+    from miniagent_course.grading.judgments import Spots
+    from miniagent_course.kits.day04.variants import VARIANTS
+
+    spots = Spots(variants=VARIANTS, upstream=copies(), run=what_it_does)
+    return spots.outcome(VARIANTS[variant], given), spots.outcome(spots.twin(variant), given)

@@ -10,8 +10,9 @@ Two parts, graded separately:
     ``sequence_init`` (the body of ``RunnableSequence.__init__``) and ``bind`` (the method of
     ``RunnableBinding``). The graders put them where miniagent has its own, so ``|`` and
     ``.bind`` run your code, in your agent too: its model step is ``prompt | model``.
-(2) ``predictions``: before you run the notebook's table, predict what sixteen chains of ``|``
-    and ``.bind`` build. The graders build them.
+(2) ``inputs``: spot the bug. ``variants.py`` of the day's kit holds changed copies of the three
+    functions; for each, give an input on which it does not do what upstream does. The graders
+    run both.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from miniagent.runnables import (  # noqa: F401  (you will need some of them)
     RunnableParallel,
     RunnableSequence,
 )
+from miniagent.testing import FakeToolCallingModel  # noqa: F401  (a model to bind, in part 2)
 from miniagent_course.todo import NotStarted
 
 
@@ -132,57 +134,38 @@ def bind(self: RunnableBinding, **kwargs: Any) -> RunnableBinding:
     raise NotStarted("day04")
 
 
-def predictions() -> dict[str, Any]:
-    """Your prediction of what each chain below builds.
+def inputs() -> dict[str, Any]:
+    """For each variant of ``variants.py``, an input on which it does not do what upstream does.
 
-    The building blocks (``RunnableLambda`` and ``FakeToolCallingModel`` as in miniagent)::
+    ``src/miniagent_course/kits/day04/variants.py`` (the Day 04 page and notebook print it) holds
+    seven changed copies of the functions of part 1, each in upstream's shape with one change:
+    ``variant_a`` and ``variant_b`` copy ``coerce_to_runnable``, ``variant_c`` and ``variant_d``
+    copy ``RunnableSequence.__init__``, ``variant_e``, ``variant_f`` and ``variant_g`` copy
+    ``RunnableBinding.bind``. On some inputs a variant behaves as upstream does; on others not.
 
-        def add_one(x): return x + 1
-        def double(x): return x * 2
-        def square(x): return x * x
+    Output: a dict with one entry per variant, ``"variant_a"`` to ``"variant_g"``. Each value is
+    an input of the form of the function the variant copies:
 
-        @tool
-        def add(a: int, b: int) -> int:
-            "Add two integers."
+    * ``coerce_to_runnable``: the ``thing`` itself;
+    * ``RunnableSequence.__init__``: a pair ``(steps, keywords)``, a tuple of the positional
+      steps and a dict of the keyword arguments (``name``, ``first``, ``middle``, ``last``), as
+      in ``RunnableSequence(*steps, **keywords)``;
+    * ``RunnableBinding.bind``: a pair ``(binding, kwargs)``, a ``RunnableBinding`` and a dict of
+      the keyword arguments, as in ``binding.bind(**kwargs)``.
 
-        one, two = RunnableLambda(add_one), RunnableLambda(double)
-        model = FakeToolCallingModel()
+    Build them from plain values and miniagent's objects (and a class of your own where you need
+    one). The graders run the variant and the function it copies, each on its own copy of your
+    input, and compare what comes out: the class and ``get_name()`` of what
+    ``coerce_to_runnable`` returns and whether it is the input itself; a new sequence's steps
+    (by ``get_name()``) and name; whether a new binding has the old one's ``bound``, its
+    ``kwargs`` and its ``config``; or the error's class and text. A
+    variant is spotted when the two differ.
 
-    The chains, by case name::
+    The form (these values tell no variant apart)::
 
-        "pipe":                 one | two
-        "nested_right":         one | (two | square)
-        "nested_left":          (one | two) | square
-        "function_first":       square | one
-        "lambda_step":          one | (lambda x: x * 10)
-        "dict_step":            one | {"d": two, "s": square}
-        "two_functions":        square | double
-        "number_step":          one | 5
-        "named_left":           one.pipe(two, name="calc") | square
-        "named_right":          one | two.pipe(square, name="calc")
-        "binding_step":         one | model.bind(stop=["\\n"])
-        "bind_twice":           model.bind(stop=["a"]).bind(stop=["b"], temperature=0)
-        "bind_keeps_inner":     model.bind(stop=["a"]).bind(temperature=0)
-        "bind_tools_then_bind": model.bind_tools([add]).bind(tool_choice="any")
-        "bind_then_bind_tools": model.bind(tool_choice="any").bind_tools([add])
-        "bind_a_pipe":          (one | two).bind(x=1)
-
-    For each case give one of:
-
-    * a sequence: ``("sequence", [the get_name() of each step, in order], its .name)``;
-    * a binding: ``("binding", its .bound's get_name(), its .kwargs)``, where a bound ``tools``
-      list is written as the list of the tools' names (``{"tools": ["add"]}``);
-    * if building the chain raises: the exception's class name, such as ``"ValueError"``.
-
-    Return a literal table with one entry per case. Its shape (the values are placeholders,
-    not answers): ``{"pipe": ("sequence", ["?", "?"], None), ..., "bind_twice": ("binding",
-    "?", {"stop": ["?"]}), ..., "bind_a_pipe": "KeyError"}``. Work it out from the lesson: the
-    graders build every chain.
-
-    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
-    many entries are filled. Your first complete table is recorded as your first try before any
-    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
-    cell) says only which rows are wrong, and later runs show what the real run gives.
+        {"variant_a": len, ...,
+         "variant_c": ((RunnableLambda(abs), len), {"name": "calc"}), ...,
+         "variant_e": (FakeToolCallingModel().bind(stop=["a"]), {"temperature": 0}), ...}
     """
-    # TODO(day04): replace the line below with `return {"pipe": ..., ..., "bind_a_pipe": ...}`.
+    # TODO(day04): replace the line below with `return {"variant_a": ..., ..., "variant_g": ...}`.
     raise NotStarted("day04")

@@ -1,8 +1,8 @@
 """Day 05's second part: what reaches the model, for each kind of ``prompt``.
 
-``predictions()`` is the reference answer, and it is not written down anywhere: for every prompt
-of :func:`prompts` it builds a real agent, runs one turn, and records what the model was sent
-(:func:`what_the_model_sees`). The learner predicts the same table before running it.
+The graders grade a prediction by running it: for a prompt of :func:`prompts` they build a real
+agent, run one turn, and record what the model was sent (:func:`what_the_model_sees`). The
+learner predicts the table before running it.
 
 Both helpers take ``lib``, a namespace of the names they use (``create_react_agent``,
 ``SystemMessage``, ``AIMessage``, ``RunnableLambda``, ``ScriptedChatModel``): miniagent's
@@ -94,10 +94,3 @@ def what_the_model_sees(lib: Any, prompt: Any) -> Seen:
     except Exception as error:  # when building or when running: the prediction names the class
         return type(error).__name__
     return [(message.type, message.content) for message in model.calls[0]["messages"]]
-
-
-def predictions() -> dict[str, Seen]:
-    """What the model sees for each prompt of :func:`prompts`, run on miniagent's real agent."""
-    lib = miniagent_names()
-    table = {case: what_the_model_sees(lib, prompt) for case, prompt in prompts(lib).items()}
-    return table

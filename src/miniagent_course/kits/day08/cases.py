@@ -10,8 +10,8 @@ function, so the reference *is* miniagent's ``call_model`` and never a second co
     pieces = call_model_pieces(agent)          # what `agent` was built with
     fn = make_call_model(**pieces)             # the real call_model, with those values
 
-``predictions()`` is the second task's answer, and it is not written down anywhere: it runs each
-situation of ``SITUATIONS`` on the miniature and watches the agent node (``observe``).
+The second task is graded by running it: each situation of ``SITUATIONS`` runs on the miniature
+while ``observe`` watches the agent node (:func:`what_call_model_does`).
 """
 
 from __future__ import annotations
@@ -216,8 +216,3 @@ def what_call_model_does(key: str) -> tuple[int, str, str | None]:
     from miniagent_course.sides import mini
 
     return observe(mini(), key)
-
-
-def predictions() -> dict[str, tuple[int, str, str | None]]:
-    """What the agent node does in each situation of ``SITUATIONS``, found by running it."""
-    return {key: what_call_model_does(key) for key in SITUATIONS}

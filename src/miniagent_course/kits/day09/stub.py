@@ -7,8 +7,8 @@ Check:     miniagent check day09        Stuck?  miniagent hint day09
 Two parts, graded separately:
 
 (1) ``make_are_more_steps_needed``: the check the agent runs after every model call.
-(2) Predict: ``predictions``, before you run the notebook's table, says how an agent whose model
-    calls a tool on every turn ends, for recursion limits 2 to 7. The graders run the agent.
+(2) Repair: ``answer``, the travel desk, which misbehaves as it shipped (the lesson's *Repair:
+    the travel desk* prints it). Find why in the source, and repair it here.
 """
 
 from __future__ import annotations
@@ -16,9 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from miniagent.errors import GraphRecursionError
 from miniagent.messages import AIMessage, BaseMessage
+from miniagent.models import BaseChatModel
+from miniagent.prebuilt import create_react_agent
 from miniagent.prebuilt.chat_agent_executor import _get_state_value
+from miniagent.runnables import RunnableConfig
+from miniagent.tools import BaseTool
 from miniagent_course.todo import NotStarted
+
+MAX_TOOL_CALLS = 3  # what the travel desk pays for, per question
 
 
 def make_are_more_steps_needed(
@@ -65,27 +72,38 @@ def make_are_more_steps_needed(
     raise NotStarted("day09")
 
 
-def predictions() -> dict[int, tuple[str, int]]:
-    """Your prediction, for recursion limits 2, 3, 4, 5, 6 and 7, of how this run ends:
+def answer(
+    question: str, model: BaseChatModel, tools: list[BaseTool], config: RunnableConfig
+) -> str:
+    """The travel desk: answer one customer question with a ReAct agent; return the reply's text.
 
-        agent = create_react_agent(model_that_always_calls_a_tool, [noop])
-        agent.invoke({"messages": [("user", "go")]}, {"recursion_limit": limit})
+    The chat platform calls ``answer`` once per question. It passes the desk's model, its tools
+    (``search``, and often ``book``, a tool built with ``return_direct=True`` whose confirmation
+    is the reply) and its own run config ``config``: the ticket in ``metadata``, its ``tags``,
+    and the ``recursion_limit`` the platform stamps on every run it starts (25). The desk as it
+    shipped is ``answer_as_shipped`` on the lesson page and in the notebook: start from it.
 
-    For each limit give ``(outcome, tool_calls)``:
+    The desk must behave like this, whatever the model does:
 
-    * ``outcome`` -- ``"sorry"`` if ``invoke`` returns and the last message is "Sorry, need more
-      steps to process this request.", or ``"error"`` if it raises ``GraphRecursionError``;
-    * ``tool_calls`` -- how many times the ``noop`` tool ran before the run ended.
+    * the platform's config reaches the run: every tool sees the ticket in its config's
+      ``metadata``;
+    * a model that looks something up twice and then answers: its answer is the reply;
+    * a model that looks something up twice and then calls ``book``: the booking is made (the
+      tool runs once) and its confirmation is the reply;
+    * a model that never stops calling tools: no more than ``MAX_TOOL_CALLS`` tool calls run,
+      and ``answer`` raises ``GraphRecursionError`` (the platform catches it and hands the
+      ticket to a person). The reply "Sorry, need more steps to process this request." is
+      never returned as an answer.
 
-    Return a literal table with one entry per limit. Its shape (the values are placeholders,
-    not answers): ``{2: ("error", 9), 3: ("sorry", 9), ..., 7: ("sorry", 9)}``. Work it out from
-    the lesson (*The surprise*, before you open its table): the graders run the real agent for
-    each limit and compare, one limit at a time.
+    Repair the application, not the library: code that changes a function of miniagent's agent,
+    tool node or loop fails, whatever it returns.
 
-    Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
-    many entries are filled. Your first complete table is recorded as your first try before any
-    real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
-    cell) says only which rows are wrong, and later runs show what the real run gives.
+    The form (not the repair): a str, the text of the last message of the run, e.g.
+
+    >>> answer("When does LH123 leave?", model, tools, {"metadata": {"ticket": "T-1"}})
+    'LH123 leaves at 9:40 from gate B12.'
+
+    Why it misbehaves: the lesson, *Repair: the travel desk* and the source it prints.
     """
-    # TODO(day09): replace the line below with `return {2: (..., ...), 3: ..., ..., 7: ...}`.
+    # TODO(day09): copy answer_as_shipped's body here, then repair it.
     raise NotStarted("day09")

@@ -10,7 +10,8 @@ a second copy of it.
     fn = make_resolve_model(**pieces, tools=[...])   # the real _resolve_model, with those values
 
 ``choose_model`` is the course's own routing policy (upstream has none: you write it and pass it
-as the model). Its rules are in its docstring and in ``exercises/day10_dynamic_model.py``.
+as the model). Its rules are in ``exercises/day10_dynamic_model.py``; ``LONG_HISTORY`` is its
+threshold.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from miniagent.messages import ToolMessage
-from miniagent.prebuilt.chat_agent_executor import _get_state_value
 from miniagent_course.grading.closures import (
     agent_node_function,
     closure_vars,
@@ -63,23 +62,6 @@ def make_resolve_model(
         "static_model": static_model,
     }
     return rebind(reference_inner_function("_resolve_model"), **values)
-
-
-def choose_model(state: Any, runtime: Any, *, cheap: Any, strong: Any) -> Any:
-    """Route one model step: ``strong`` to recover from a failed tool or for a long history.
-
-    ``strong`` when the last message is a ``ToolMessage`` with ``status == "error"`` (the
-    status, never the text), or when the history holds more than ``LONG_HISTORY`` (4) messages;
-    ``cheap`` otherwise, an empty history included. Returns one of the two objects as given (the
-    caller bound the tools); ``runtime`` is not needed.
-    """
-    messages = _get_state_value(state, "messages")
-    last = messages[-1] if messages else None
-    if isinstance(last, ToolMessage) and last.status == "error":
-        return strong
-    if len(messages) > LONG_HISTORY:
-        return strong
-    return cheap
 
 
 def install_make_resolve_model(agent: Any, make: Callable[..., Any]) -> None:

@@ -5,10 +5,10 @@ module functions of ``miniagent.prebuilt.tool_node``, which ``ToolNode`` looks u
 time a call fails, so a learner's functions join their agent by module attribute (kit.toml
 names them as the references; ``miniagent mine`` swaps them in).
 
-``predictions()`` is the second part's answer, and it is not written down anywhere: it runs each
-case of ``CASES`` through a real ``ToolNode`` (``observe``) and sorts what came out into one of
-``OUTCOMES``. ``instructor/test_day11_predictions_diff.py`` runs the same cases on
-upstream's ``ToolNode`` and checks that every outcome is the same.
+The second part is graded by running it: ``observe`` runs a case of ``CASES`` through a real
+``ToolNode`` and sorts what came out into one of ``OUTCOMES``.
+``instructor/test_day11_predictions_diff.py`` runs the same cases on upstream's ``ToolNode``
+and checks that every outcome is the same.
 """
 
 # No `from __future__ import annotations`: the handlers below need real annotations, as in a
@@ -157,15 +157,3 @@ def observe(lib: SimpleNamespace, key: str) -> str:
     if content == "careful failed":
         return "tool"
     raise AssertionError(f"{key}: a ToolMessage no outcome describes: {content!r}")
-
-
-def what_the_tool_node_does(key: str) -> str:
-    """``observe`` on the miniature: the truth the learner's predictions are graded against."""
-    from miniagent_course.sides import mini
-
-    return observe(mini(), key)
-
-
-def predictions() -> dict[str, str]:
-    """What a ToolNode writes in each case of ``CASES``, found by running it."""
-    return {key: what_the_tool_node_does(key) for key in CASES}

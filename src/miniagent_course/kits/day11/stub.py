@@ -30,7 +30,7 @@ def _handle_tool_error(e: Exception, *, flag: Any) -> str:
 
     Input: ``e``, the exception a tool raised; ``flag``, the ``ToolNode``'s
     ``handle_tool_errors``. By the time this runs, the node has already decided that ``e`` is
-    covered (the lesson, *Which errors are handled*).
+    covered (the lesson, *Which exceptions are handled*).
 
     Output, a str, by the kind of ``flag``:
 

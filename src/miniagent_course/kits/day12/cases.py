@@ -1,5 +1,4 @@
-"""Day 12: the scripted runs a streaming client watches, upstream's stream recorded as data, and
-part 2's truth.
+"""Day 12: the scripted runs a streaming client watches, and upstream's stream recorded as data.
 
 Part 1's reference needs nothing here: ``_emit``, ``_find_and_emit_messages``, ``on_node_start``
 and ``on_node_end`` are methods of ``miniagent.graph.pregel.StreamMessagesHandler``, and a graph
@@ -16,7 +15,7 @@ methods join their agent by class attribute (kit.toml names them as the referenc
 
       python -m miniagent_course.grading.recording day12
 
-* :func:`predictions`: part 2's reference, the client view of every situation, run on miniagent.
+Part 2 is graded against the same recording: a prediction is a situation's client view.
 """
 
 # No `from __future__ import annotations`: the tool `note` needs its real annotation
@@ -187,15 +186,3 @@ def upstream_results(side: SimpleNamespace) -> dict[str, list[list[Any]]]:
 RECORDING = Recording(RECORDED, upstream_results)
 record = RECORDING.record  # upstream's client views afresh (needs the pinned packages)
 recorded = RECORDING.recorded  # upstream's client views as the file holds them
-
-
-def what_a_client_sees(key: str) -> list[tuple[Any, ...]]:
-    """``client_view`` on miniagent, as the tuples a prediction holds."""
-    from miniagent_course.sides import mini
-
-    return [tuple(r) for r in client_view(mini(), key)]
-
-
-def predictions() -> dict[str, list[tuple[Any, ...]]]:
-    """What a client sees in each situation of ``SITUATIONS``, found by running it."""
-    return {key: what_a_client_sees(key) for key in SITUATIONS}

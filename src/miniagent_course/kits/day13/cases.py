@@ -21,7 +21,6 @@ from typing import Any
 from typing_extensions import NotRequired
 
 from miniagent.agents.middleware import AgentMiddleware, AgentState, hook_config
-from miniagent.messages import AIMessage, HumanMessage, ToolMessage
 
 GUARDED_TOOL = "book_hotel"
 BLOCKED_PHRASES = ("directly", "without asking")
@@ -35,28 +34,8 @@ class ConfirmState(AgentState):
     user_confirmed: NotRequired[bool]
 
 
-def guard_request(state: dict[str, Any]) -> dict[str, Any] | None:
-    """``before_model``: refuse and end the run when the user's last message is blocked."""
-    messages = state["messages"]
-    last = messages[-1] if messages else None
-    if isinstance(last, HumanMessage) and any(p in last.text.lower() for p in BLOCKED_PHRASES):
-        return {"messages": [AIMessage(REFUSAL)], "jump_to": "end"}
-    return None
-
-
-def guard_tool_call(request: Any, handler: Callable[[Any], Any]) -> Any:
-    """``wrap_tool_call``: the guarded tool answers with an error until the user confirmed."""
-    call = request.tool_call
-    if call["name"] == GUARDED_TOOL and not request.state.get("user_confirmed"):
-        return ToolMessage(
-            NEEDS_CONFIRMATION, tool_call_id=call["id"], name=call["name"], status="error"
-        )
-    return handler(request)
-
-
 def confirm_before_booking(
-    guard_request: Callable[..., Any] = guard_request,
-    guard_tool_call: Callable[..., Any] = guard_tool_call,
+    guard_request: Callable[..., Any], guard_tool_call: Callable[..., Any]
 ) -> AgentMiddleware:
     """A ``ConfirmBeforeBooking`` middleware instance running the two given functions."""
 
@@ -71,3 +50,35 @@ def confirm_before_booking(
             return guard_tool_call(request, handler)
 
     return ConfirmBeforeBooking()
+
+
+def booking_run(
+    guard: AgentMiddleware, text: str, script: list[Any], confirmed: bool = False
+) -> tuple[int, list[str], list[Any]]:
+    """One run of an agent guarded by ``guard``, with a ``book_hotel`` tool and a scripted
+    model: ``(model calls, cities booked, the contents of the messages after the user's)``."""
+    from miniagent.agents import create_agent
+    from miniagent.testing import ScriptedChatModel
+    from miniagent.tools import tool
+
+    ran: list[str] = []
+
+    @tool
+    def book_hotel(city: str) -> str:
+        """Book the cheapest hotel in a city tonight."""
+        ran.append(city)
+        return f"Booked in {city}"
+
+    model = ScriptedChatModel(script)
+    agent = create_agent(model, [book_hotel], middleware=[guard])
+    out = agent.invoke({"messages": [("user", text)], "user_confirmed": confirmed})
+    return len(model.calls), ran, [m.content for m in out["messages"][1:]]
+
+
+# What the contract asks of the notebook's three runs ("Your turn"), as booking_run tells them;
+# instructor/ proves the course's own guardrail gives exactly this.
+BOOKING_CONTRACT = {
+    "blocked": (0, [], [REFUSAL]),
+    "unconfirmed": (2, [], ["", NEEDS_CONFIRMATION, "Please confirm."]),
+    "confirmed": (2, ["Paris"], ["", "Booked in Paris", "Booked."]),
+}

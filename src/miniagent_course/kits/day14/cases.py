@@ -1,21 +1,24 @@
-"""Day 14: the messages a provider receives, langchain-openai's conversion recorded as data, and
-part 2's truth (the payload of small ``create_agent`` runs, read with the tracer).
+"""Day 14: the messages a provider receives, langchain-openai's conversion recorded as data, the
+payload of small ``create_agent`` runs (read with the tracer), and part 2's cases: histories cut
+by ``SummarizationMiddleware._find_safe_cutoff_point``, which the learner reads alone.
 
 Part 1's reference is ``miniagent.openai.chat_models.base:_convert_message_to_dict``; the
 payload builder looks it up in its module at every call, so a learner's converter joins their
 agent, and the tracer, by module attribute (``miniagent mine`` swaps it in).
 
 * :data:`CASES`: messages of every kind the converter handles.
-* ``instructor/recorded.json`` (:data:`RECORDING`): langchain-openai's
-  ``_convert_message_to_dict`` of every case, recorded from the pinned packages. The graders
-  compare the learner's converter with it and never import upstream;
-  ``instructor/test_day14_context_diff.py`` records it again and checks that it is still
-  upstream's. Re-record after changing a case::
+* :data:`SETUPS` and :func:`seen`: one model call of a small ``create_agent``, and the payload's
+  ``messages`` as ``(role, content)`` rows (the notebook's sections 2 and 3).
+* :data:`CUTS`: part 2's table, a history in the stub's notation and a cut index each;
+  :func:`cut_history` builds the history.
+* ``instructor/recorded.json`` (:data:`RECORDING`): upstream's results, recorded from the pinned
+  packages: ``"converted"``, langchain-openai's ``_convert_message_to_dict`` of every case, and
+  ``"cutoff"``, what ``_find_safe_cutoff_point`` returns for every cut. The graders compare the
+  learner's work with it and never import upstream (importing langchain's summarization module
+  alone takes longer than grading the day); ``instructor/test_day14_context_diff.py`` records it
+  again and checks that it is still upstream's. Re-record after changing a case::
 
       python -m miniagent_course.grading.recording day14
-
-* :data:`SETUPS` and :func:`seen`: one model call of a small ``create_agent``, and the payload's
-  ``messages`` as ``(role, content)`` rows. :func:`predictions` is part 2's reference.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from miniagent_course.grading.course import import_target
 from miniagent_course.grading.recording import Recording
 
 RECORDED = Path(__file__).parent / "instructor" / "recorded.json"
@@ -220,26 +224,66 @@ def seen(lib: SimpleNamespace, key: str) -> list[list[Any]]:
     return [[row["role"], row["content"]] for row in rows]
 
 
-def payload_messages(key: str) -> list[tuple[str, Any]]:
-    """``seen`` on miniagent, as the tuples a prediction holds."""
-    from miniagent_course.sides import mini
+# --- part 2, read alone: where SummarizationMiddleware may cut a history -----------------------
 
-    return [tuple(r) for r in seen(mini(), key)]
+READ = "langchain.agents.middleware.summarization:SummarizationMiddleware._find_safe_cutoff_point"
+
+# key -> (the history, in the stub's notation, and the cut index); the stub's docstring lists the
+# same. H: a HumanMessage; A: an AIMessage without tool calls; A[a,b]: an AIMessage whose tool
+# calls have the ids "a" and "b"; T(a): a ToolMessage answering the call "a". Indexes from 0.
+CUTS: dict[str, tuple[str, int]] = {
+    "at_a_question": ("H A[a] T(a) A H A", 4),
+    "at_the_end": ("H A[a] T(a) H A", 5),
+    "at_the_call": ("H A H A[a] T(a) A", 3),
+    "at_a_result": ("H A[a] T(a) H", 2),
+    "at_the_second_result": ("H A H A[a,b] T(a) T(b) A", 5),
+    "past_a_plain_reply": ("H A[a] A T(a) H", 3),
+    "past_another_call": ("H A H A[a] A[b] T(b) T(a) A", 6),
+    "orphans": ("H T(x) T(y) H A", 1),
+    "orphan_first": ("T(x) H A", 0),
+    "orphan_after_a_pair": ("H A[a] T(a) T(z) H", 3),
+    "mixed_run": ("H A[a] T(a) A[b] T(z) T(b) H", 4),
+}
 
 
-def predictions() -> dict[str, list[tuple[str, Any]]]:
-    """The payload's ``messages`` of every setup of ``SETUPS``, found by running it."""
-    return {key: payload_messages(key) for key in SETUPS}
+def cut_history(lib: SimpleNamespace, key: str) -> list[Any]:
+    """The messages of ``CUTS[key]``'s history, built with ``lib``'s message classes."""
+    messages: list[Any] = []
+    for token in CUTS[key][0].split():
+        if token == "H":
+            messages.append(lib.HumanMessage("Move WO-7 to tomorrow"))
+        elif token == "A":
+            messages.append(lib.AIMessage("Done."))
+        elif token.startswith("A["):
+            ids = token.removeprefix("A[").removesuffix("]").split(",")
+            calls = [{"name": "get_order", "args": {"id": 7}, "id": i} for i in ids]
+            messages.append(lib.AIMessage("", tool_calls=calls))
+        elif token.startswith("T("):
+            call_id = token.removeprefix("T(").removesuffix(")")
+            messages.append(lib.ToolMessage("WO-7: open", tool_call_id=call_id))
+        else:
+            raise ValueError(f"{key}: unknown token {token!r}")
+    return messages
+
+
+def cutoffs(side: SimpleNamespace) -> dict[str, int]:
+    """What upstream's ``_find_safe_cutoff_point`` returns for every cut (``side``: upstream)."""
+    find_safe_cutoff_point = import_target(READ)
+    return {
+        key: find_safe_cutoff_point(cut_history(side, key), cut) for key, (_, cut) in CUTS.items()
+    }
 
 
 # --- the recording ----------------------------------------------------------------------------
 
 
 def upstream_results(side: SimpleNamespace) -> dict[str, Any]:
-    """langchain-openai's conversion of every case, computed on ``side`` (the recording)."""
-    return {key: as_data(converter(side)(message(side, key))) for key in CASES}
+    """Upstream's results, computed on ``side`` (the recording): langchain-openai's conversion
+    of every case, and where ``_find_safe_cutoff_point`` puts every cut."""
+    converted = {key: as_data(converter(side)(message(side, key))) for key in CASES}
+    return {"converted": converted, "cutoff": cutoffs(side)}
 
 
 RECORDING = Recording(RECORDED, upstream_results)
-record = RECORDING.record  # the conversions afresh (contributors: needs the pinned packages)
-recorded = RECORDING.recorded  # the conversions as the file holds them
+record = RECORDING.record  # upstream's results afresh (contributors: needs the pinned packages)
+recorded = RECORDING.recorded  # upstream's results as the file holds them

@@ -10,12 +10,12 @@ Two parts, graded separately:
     (``miniagent/openai/chat_models/base.py``; upstream ``langchain_openai/chat_models/base.py:476``).
     Graded against langchain-openai's own conversions, recorded as data; then put into
     ``ChatOpenAI``'s payload builder, so the tracer shows your payload for a whole agent run.
-(2) ``predictions``: for seven small ``create_agent`` setups, predict the payload's ``messages``.
+(2) ``predictions``, read alone: ``SummarizationMiddleware._find_safe_cutoff_point`` in the
+    installed langchain, which no page explains; for eleven cuts of small histories, the index
+    it returns.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from miniagent.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from miniagent.openai.chat_models.base import (
@@ -64,48 +64,41 @@ def _convert_message_to_dict(message: BaseMessage) -> dict:
     raise NotStarted("day14")
 
 
-# --- part 2: predict what the model sees --------------------------------------------------------
+# --- part 2, read alone: where a summary may cut ------------------------------------------------
 
 
-def predictions() -> dict[str, list[tuple[str, Any]]]:
-    """Your prediction of the payload's ``messages`` in the first model call of seven setups.
+def predictions() -> dict[str, int]:
+    """What ``SummarizationMiddleware._find_safe_cutoff_point(messages, cutoff_index)`` returns
+    for eleven histories and cuts, from your reading of it in the installed package::
 
-    Every setup is ``create_agent(model, tools=[], system_prompt=..., middleware=[...])`` whose
-    model answers ``"ok"`` at once. ``BASE_PROMPT`` is ``"You handle work orders."``;
-    ``ORDER`` is ``"WO-7: fix the pump, due Friday"``. ``HISTORY`` is the input::
+        python -c "import inspect; from langchain.agents.middleware.summarization import SummarizationMiddleware as S; print(inspect.getsource(S._find_safe_cutoff_point))"
 
-        HumanMessage("Open WO-7")
-        AIMessage("", tool_calls=[get_order(id=7), id "call_1"])
-        ToolMessage(ORDER, tool_call_id="call_1", name="get_order")
-        AIMessage("Checking.", tool_calls=[get_status(id=7), id "call_2"])
-        ToolMessage("open", tool_call_id="call_2", name="get_status")
-        HumanMessage("Move it to tomorrow")
+    A history is written one message a token, numbered from 0: ``H`` a ``HumanMessage``, ``A`` an
+    ``AIMessage`` without tool calls, ``A[a,b]`` an ``AIMessage`` whose ``tool_calls`` have the
+    ids ``"a"`` and ``"b"``, ``T(a)`` a ``ToolMessage`` with ``tool_call_id="a"``. The cut is the
+    ``cutoff_index`` given::
 
-    ``TRIM`` is ``ContextEditingMiddleware(edits=[ClearToolUsesEdit(trigger=10, keep=1)])``;
-    ``QUOTE`` is a ``@dynamic_prompt`` returning ``f"First tool result: {first.content}"``, where
-    ``first`` is the first ``ToolMessage`` of ``request.messages``.
+        key                    history                          cut
+        at_a_question          H A[a] T(a) A H A                  4
+        at_the_end             H A[a] T(a) H A                    5
+        at_the_call            H A H A[a] T(a) A                  3
+        at_a_result            H A[a] T(a) H                      2
+        at_the_second_result   H A H A[a,b] T(a) T(b) A           5
+        past_a_plain_reply     H A[a] A T(a) H                    3
+        past_another_call      H A H A[a] A[b] T(b) T(a) A        6
+        orphans                H T(x) T(y) H A                    1
+        orphan_first           T(x) H A                           0
+        orphan_after_a_pair    H A[a] T(a) T(z) H                 3
+        mixed_run              H A[a] T(a) A[b] T(z) T(b) H       4
 
-    * ``plain`` -- no system prompt, no middleware, input ``[HumanMessage("Move it to tomorrow")]``;
-    * ``system_prompt`` -- the same input, ``system_prompt=BASE_PROMPT``;
-    * ``dynamic_prompt`` -- the same, plus a ``@dynamic_prompt`` returning
-      ``f"{BASE_PROMPT}\\nCurrent order: {ORDER}"``;
-    * ``tool_round`` -- ``system_prompt=BASE_PROMPT``, input ``HISTORY``;
-    * ``trimmed`` -- the same, ``middleware=[TRIM]``;
-    * ``prompt_outside_trim`` -- the same, ``middleware=[QUOTE, TRIM]``;
-    * ``prompt_inside_trim`` -- the same, ``middleware=[TRIM, QUOTE]``.
-
-    For each key give the payload's messages in order, one ``(role, content)`` tuple each:
-    ``role`` as the API spells it (``"system"``, ``"user"``, ``"assistant"``, ``"tool"``),
-    ``content`` as the payload holds it (a string, or ``None``).
-
-    Return a literal dict with all seven keys. Its shape (placeholders, not answers):
-    ``{"plain": [("user", "hi")], ...}``. Predict from the lesson: the graders compare with real
-    runs read by the tracer.
+    Return a literal dict with all eleven keys, each the ``int`` the function returns. Its
+    shape (placeholders, not answers): ``{"at_a_question": 42, ...}``. Predict by reading: the
+    graders compare with upstream's own results, recorded.
 
     Sealed: a table with an entry missing (or not of this form) is not graded; it says only how
     many entries are filled. Your first complete table is recorded as your first try before any
     real outcome is shown: that run (``pytest``, ``miniagent check`` or the notebook's table
-    cell) says only which rows are wrong, and later runs show what the real run gives.
+    cell) says only which rows are wrong, and later runs show what the function returns.
     """
-    # TODO(day14): replace the line below with `return {"plain": [...], ...}`.
+    # TODO(day14): replace the line below with `return {"at_a_question": ..., ...}`.
     raise NotStarted("day14")

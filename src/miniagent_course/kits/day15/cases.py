@@ -21,7 +21,8 @@ back to the model, and a structured ``WorkOrder`` result (``ToolStrategy``).
 
       python -m miniagent_course.grading.recording day15
 
-* :func:`predictions` is part 2's reference: how each conversation ends, found by running it.
+* :func:`ending`: how a conversation ended, the form of part 2's predictions; the graders read
+  it from the recording.
 """
 
 from __future__ import annotations
@@ -401,13 +402,6 @@ def ending(result: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
         how = "reply"
     ok = tuple(m[2] for m in result["messages"] if m[0] == "tool" and m[3] == "success")
     return how, ok
-
-
-def predictions() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Part 2's reference: every conversation's ending, found by running it on miniagent."""
-    from miniagent_course.sides import mini
-
-    return {key: ending(run(mini(), key)) for key in CONVERSATIONS}
 
 
 # --- the recording -----------------------------------------------------------------------------

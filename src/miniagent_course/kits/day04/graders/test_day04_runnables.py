@@ -10,7 +10,8 @@ Each test runs against every implementation ``--impl`` names (``impl`` fixture, 
   ``RunnableBinding.bind``);
 * the real ``create_react_agent`` built with them: its model step is ``prompt | model``, and a
   pre-bound model must reach the agent with all its kwargs;
-* ``impl.predictions()`` against the chains, built here on miniagent's Runnables.
+* ``impl.inputs()``: for each changed copy in ``variants.py``, an input on which it does not do
+  what the function it copies does (both run here, on miniagent's Runnables).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from miniagent.tools import tool
 from miniagent_course.grading.closures import agent_node_function, closure_vars
 from miniagent_course.grading.judgments import judgment_graders
 from miniagent_course.kits.day04 import cases as reference
-from miniagent_course.sides import mini
+from miniagent_course.kits.day04.variants import VARIANTS
 
 
 def _unsupported(thing) -> str:
@@ -375,39 +376,45 @@ def test_async_agent_runs_your_pipe_too(swapped):
     assert model.calls[0]["kwargs"] == {"stop": ["x"], "temperature": 0}
 
 
-# --- predictions against the real chains (the predict kind, grading/judgments.py) --------------
+# --- spot the bug: an input per variant, run on both (the spot kind, grading/judgments.py) ------
 
-CASES = list(reference.chains(mini()))
-
-
-def _plain(value):
-    """Tuples as lists, all the way down: a prediction may write either."""
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
+KEYWORDS = ("name", "first", "middle", "last")  # what RunnableSequence(...) takes by keyword
 
 
-def _chain(value):
-    assert isinstance(value, (list, tuple)) and len(value) == 3, (
-        "('sequence', steps, name), ('binding', bound, kwargs) or an error's name"
+def _steps_and_keywords(given):
+    assert (
+        isinstance(given, (tuple, list))
+        and len(given) == 2
+        and isinstance(given[0], (tuple, list))
+        and isinstance(given[1], dict)
+    ), "give a pair (steps, keywords): a tuple of steps and a dict of keyword arguments"
+    unknown = sorted(map(str, set(given[1]) - set(KEYWORDS)))
+    assert not unknown, f"RunnableSequence takes no keyword {', '.join(unknown)}"
+
+
+def _binding_and_kwargs(given):
+    assert isinstance(given, (tuple, list)) and len(given) == 2 and isinstance(given[1], dict), (
+        "give a pair (binding, kwargs): a RunnableBinding and a dict of keyword arguments"
     )
-    assert value[0] in ("sequence", "binding"), "starts with 'sequence' or 'binding'"
+    assert isinstance(given[0], RunnableBinding), (
+        f"the first of the pair is the binding to bind again, not a {type(given[0]).__name__}"
+    )
+    assert all(isinstance(key, str) for key in given[1]), "keyword arguments are named by str"
 
 
-def _what_it_builds(case):
-    lib = mini()
-    return _plain(reference.what_it_builds(lib, reference.chains(lib)[case]))
+FORMS = {
+    "variant_c": _steps_and_keywords,
+    "variant_d": _steps_and_keywords,
+    "variant_e": _binding_and_kwargs,
+    "variant_f": _binding_and_kwargs,
+    "variant_g": _binding_and_kwargs,
+}  # variant_a and variant_b copy coerce_to_runnable, which takes anything
 
-
-test_predictions_are_a_table_of_every_case, test_prediction = judgment_graders(
+test_an_input_for_every_variant, test_spot = judgment_graders(
     __file__,
-    cases=CASES,
-    outcome=_what_it_builds,
-    row="chain {case!r}",
-    raised="building it raised {actual}",
-    gave="it built {actual!r}",
-    shape=_chain,
-    normalise=_plain,
+    variants=VARIANTS,
+    upstream=reference.copies(),
+    run=reference.what_it_does,
+    row="variant {case!r}",
+    shape=FORMS,
 )

@@ -1,4 +1,4 @@
-"""Graders for day09: ``_are_more_steps_needed`` (chat_agent_executor.py:620) and predictions.
+"""Graders for day09: ``_are_more_steps_needed`` (chat_agent_executor.py:620) and the repair.
 
 ``impl.make_are_more_steps_needed(should_return_direct)`` returns the learner's check. Three
 groups of graders:
@@ -8,7 +8,8 @@ groups of graders:
   ``call_model`` reads (``swap_closure``), built from that agent's own ``should_return_direct``,
   and is compared with an untouched agent built the same way -- same ending, same number of
   tool runs, same ``remaining_steps`` seen by the prompt, same messages;
-* ``impl.predictions()`` against the real agent, run here for every recursion limit.
+* the repair: ``impl.answer`` (the travel desk, repaired) in each of the desk's scenarios
+  (``cases.SCENARIOS``), with the agent and its loop left as they are (``cases.UNTOUCHED``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from miniagent.testing import ScriptedChatModel
 from miniagent.tools import tool
 from miniagent_course.grading.closures import agent_node_function, closure_vars, swap_closure
 from miniagent_course.grading.judgments import judgment_graders
+from miniagent_course.kits.day09.cases import SCENARIOS, UNTOUCHED
 
 SORRY = "Sorry, need more steps to process this request."
 MISSING = object()
@@ -255,30 +257,12 @@ def test_async_agent_uses_the_same_check(impl, limit):
     same_as_the_real_agent(impl, ["noop"] * 20, limit, asynchronous=True)
 
 
-# --- predictions against the real agent (the predict kind, grading/judgments.py) ---------------
+# --- the repair: the travel desk's scenarios (the repair kind, grading/judgments.py) -----------
 
-HOW = {"sorry": "the Sorry reply", "error": "GraphRecursionError"}
-
-
-def real_outcome(limit: int) -> tuple[str, int]:
-    """Run the untouched agent, model always calling a tool: ("sorry" | "error", tool runs)."""
-    run = run_agent(None, ["noop"] * 20, limit, swap=False)
-    outcome = "sorry" if run["ending"] == "returned" else "error"
-    return outcome, run["tool_runs"]
-
-
-def _outcome_and_count(value):
-    assert isinstance(value, tuple) and len(value) == 2, "use (outcome, tool_calls)"
-    outcome, count = value
-    assert outcome in ("sorry", "error"), 'outcome must be "sorry" or "error"'
-    assert isinstance(count, int) and count >= 0, "tool_calls must be an int >= 0"
-
-
-test_predictions_are_a_table_for_limits_2_to_7, test_prediction = judgment_graders(
+(test_repaired,) = judgment_graders(
     __file__,
-    cases=[2, 3, 4, 5, 6, 7],
-    outcome=real_outcome,
-    row="recursion_limit={case}",
-    gave=lambda actual: f"the agent ended with {HOW[actual[0]]} after {actual[1]} tool call(s)",
-    shape=_outcome_and_count,
+    scenarios={
+        name: (lambda impl, check=check: check(impl.answer)) for name, check in SCENARIOS.items()
+    },
+    untouched=UNTOUCHED,
 )

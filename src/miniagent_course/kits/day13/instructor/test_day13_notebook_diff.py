@@ -158,3 +158,24 @@ def test_the_fixed_guardrail_works(nb):
     assert refused == ((0, 0), [], ["I can't make a risky booking for you directly."], [])
     booked = nb["on_both"](nb["fixed_trip"], "Book me the cheapest hotel in Paris tonight.")
     assert booked[:2] == ((0, 2), ["Paris"]) and booked[3] == []
+
+
+# ---- "Your turn": the contract the notebook compares a learner's guardrail with --------------
+
+
+@pytest.mark.parametrize("title", ["blocked", "unconfirmed", "confirmed"])
+def test_the_notebooks_contract_is_what_the_courses_guardrail_does(title):
+    from miniagent_course.kits.day13 import cases
+    from miniagent_course.kits.day13.instructor import answers
+
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    (cell,) = ["".join(c["source"]) for c in cells if "BOOKING_CONTRACT" in "".join(c["source"])]
+    namespace: dict[str, Any] = {}
+    exec(
+        cell[: cell.index("if mine is not None:")],
+        {"MINI": __import__("miniagent_course.lab", fromlist=["MINI"]).MINI},
+        namespace,
+    )
+    text, script, confirmed = next(c[1:] for c in namespace["CASES"] if c[0] == title)
+    guard = cases.confirm_before_booking(answers.guard_request, answers.guard_tool_call)
+    assert cases.booking_run(guard, text, script, confirmed) == cases.BOOKING_CONTRACT[title]

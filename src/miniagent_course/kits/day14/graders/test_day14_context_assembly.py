@@ -1,5 +1,6 @@
 """Graders for day14: a message as Chat Completions receives it
-(langchain_openai/chat_models/base.py:476), and predictions of what a model sees.
+(langchain_openai/chat_models/base.py:476), and a function read alone,
+``SummarizationMiddleware._find_safe_cutoff_point``.
 
 Three groups:
 
@@ -8,7 +9,8 @@ Three groups:
   imported here);
 * the same converter inside ``ChatOpenAI``'s payload builder (swapped in by module attribute),
   read by the tracer after a real ``create_agent`` run;
-* ``impl.predictions()`` against real runs of the setups, read by the tracer.
+* ``impl.predictions()``, a sealed table of the cuts of ``day14.CUTS``, against what upstream's
+  ``_find_safe_cutoff_point`` returns, recorded in the same file.
 """
 
 from __future__ import annotations
@@ -18,18 +20,12 @@ import pytest
 from miniagent.agents import create_agent
 from miniagent.messages import HumanMessage, RemoveMessage
 from miniagent_course.grading.judgments import judgment_graders
-from miniagent_course.kits.day14.cases import (
-    CASES,
-    SETUPS,
-    as_data,
-    message,
-    payload_messages,
-    recorded,
-)
+from miniagent_course.kits.day14.cases import CASES, CUTS, as_data, message, recorded
 from miniagent_course.sides import mini
 from miniagent_course.tracer import PayloadTracer
 
-RECORDED = recorded()
+RECORDED = recorded()["converted"]
+CUTOFF = recorded()["cutoff"]
 LIB = mini()
 
 
@@ -79,23 +75,22 @@ def test_your_converter_builds_the_payload_of_a_real_agent(impl, monkeypatch):
     assert as_data(sent) == [RECORDED[key] for key in keys]
 
 
-# --- part 2: predictions against real runs (the predict kind, grading/judgments.py) ----------
+# --- part 2: a sealed table about a function read alone (the read kind, grading/judgments.py) --
 
 
-def _rows(value):
-    assert isinstance(value, list), "give a list of (role, content) tuples"
-    for r in value:
-        assert isinstance(r, tuple) and len(r) == 2, f"{r!r} is not (role, content)"
+def _index(value):
+    assert isinstance(value, int) and not isinstance(value, bool), (
+        f"give the index the function returns, an int, not {value!r}"
+    )
 
 
-test_predictions_are_a_table_of_the_seven_setups, test_prediction = judgment_graders(
+test_predictions_are_a_table_of_the_eleven_cuts, test_prediction = judgment_graders(
     __file__,
-    cases=list(SETUPS),
-    outcome=payload_messages,
-    row=lambda key: f"{key} ({SETUPS[key]})",
-    gave="the model was sent {actual}",
-    shape=_rows,
-    normalise=list,
+    cases=list(CUTS),
+    outcome=CUTOFF.__getitem__,
+    row=lambda key: f"{key} ({CUTS[key][0]}, cut {CUTS[key][1]})",
+    gave="_find_safe_cutoff_point returns {actual}",
+    shape=_index,
 )
 
 

@@ -1,5 +1,6 @@
 """Day 01, solved without an index: each update searches the ids of the history so far (from the
-end, so the last duplicate is the one replaced), and the REMOVE_ALL marker is found walking back."""
+end, so the last duplicate is the one replaced), and the REMOVE_ALL marker is found walking back.
+The predictions are built from the shared history, each message a ``[type, content]`` list."""
 
 from __future__ import annotations
 
@@ -73,3 +74,36 @@ def add_messages(
     if format == "langchain-openai":
         return _format_messages(merged)
     raise ValueError(f"Unrecognized {format=}. Expected one of 'langchain-openai', None.")
+
+
+def predictions() -> dict[str, list[tuple[str, str]] | str]:
+    # Messages written as [type, content] lists: the graders compare them as tuples.
+    chat = [["human", "2 + 3?"], ["ai", "let me add"]]
+    after_chat = {  # what follows the kept history, case by case
+        "append_one": [["tool", "5"]],
+        "no_id_appends": [["ai", "let me add"]],
+        "add_then_remove": [],
+        "chunk": [["ai", "2 + 3"]],
+    }
+    table: dict[str, list | str] = {case: chat + tail for case, tail in after_chat.items()}
+    kept_question = {  # the AI message with id "2" replaced (or removed)
+        "same_id_replaces": [["ai", "2 + 3 = 5"]],
+        "same_id_other_type": [["tool", "5"]],
+        "remove_one": [],
+        "remove_then_add": [["ai", "again"]],
+    }
+    table.update({case: chat[:1] + tail for case, tail in kept_question.items()})
+    table.update(
+        remove_all=[["human", "fresh"]],
+        remove_all_tail=[["human", "a"], ["remove", ""]],
+        dicts_tuples_strs=[["human", "hi"], ["ai", "hello"], ["human", "bye"]],
+        one_tuple=[["human", "hi"]],
+        unanswered_call_is_fine=[["ai", ""], ["human", "hello?"]],
+    )
+    raised = {
+        "remove_unknown": ValueError,
+        "tuple_of_messages": NotImplementedError,
+        "tool_dict_without_call_id": KeyError,
+    }
+    table.update({case: error.__name__ for case, error in raised.items()})
+    return table

@@ -1,5 +1,6 @@
 """Day 01, solved with a position map built in a loop, both sides coerced by one helper, and the
-REMOVE_ALL markers collected in a comprehension (the last one wins)."""
+REMOVE_ALL markers collected in a comprehension (the last one wins). The predictions are a
+literal table of ``(type, content)`` tuples."""
 
 from __future__ import annotations
 
@@ -80,3 +81,25 @@ def add_messages(
 def _as_messages(values: list) -> list[BaseMessage]:
     """Message-likes -> messages; a chunk -> the whole message it belongs to."""
     return [message_chunk_to_message(m) for m in convert_to_messages(values)]
+
+
+def predictions() -> dict[str, list[tuple[str, str]] | str]:
+    question, draft = ("human", "2 + 3?"), ("ai", "let me add")
+    return {
+        "append_one": [question, draft, ("tool", "5")],
+        "same_id_replaces": [question, ("ai", "2 + 3 = 5")],
+        "no_id_appends": [question, draft, draft],
+        "same_id_other_type": [question, ("tool", "5")],
+        "remove_one": [question],
+        "remove_unknown": "ValueError",
+        "add_then_remove": [question, draft],
+        "remove_then_add": [question, ("ai", "again")],
+        "remove_all": [("human", "fresh")],
+        "remove_all_tail": [("human", "a"), ("remove", "")],
+        "dicts_tuples_strs": [("human", "hi"), ("ai", "hello"), ("human", "bye")],
+        "one_tuple": [("human", "hi")],
+        "tuple_of_messages": "NotImplementedError",
+        "tool_dict_without_call_id": "KeyError",
+        "unanswered_call_is_fine": [("ai", ""), ("human", "hello?")],
+        "chunk": [question, draft, ("ai", "2 + 3")],
+    }

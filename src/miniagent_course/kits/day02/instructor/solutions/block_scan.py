@@ -2,7 +2,8 @@
 
 Written unlike the reference: the summary is the blocks before a stop index (computed with
 ``next``), the ``Args:`` lines go through a helper that returns what each line is, and the
-Annotated descriptions are merged with a dict comprehension.
+Annotated descriptions are merged with a dict comprehension. The predictions are a literal
+table of triples.
 """
 
 from __future__ import annotations
@@ -90,3 +91,58 @@ def _infer_arg_descriptions(
         if name not in from_docstring and (text := _get_annotation_description(hint))
     }
     return description, {**from_docstring, **from_annotations}
+
+
+def predictions() -> dict[str, tuple[str, dict[str, str | None], list[str]] | str]:
+    return {
+        "check_weather / convert": (
+            "Return the weather forecast for the specified location.",
+            {"location": None},
+            ["location"],
+        ),
+        "get_forecast / convert": (
+            "Get a forecast.",
+            {"city": "The city name.", "days": "Number of days."},
+            ["city"],
+        ),
+        "weather / tool": (
+            "Get the weather.\n\nArgs:\n    city: The city name.\n    days: Number of days.\n"
+            "    unit: Celsius or Fahrenheit.",
+            {"city": "The city, as the user wrote it.", "days": None},
+            ["city"],
+        ),
+        "find / convert": (
+            "Find records. Searches the index first,\nthen the archive.",
+            {
+                "name": "The name to look for, exactly as stored.",
+                "limit": "How many records at most.",
+                "tags": None,
+                "unit": None,
+            },
+            ["name", "limit"],
+        ),
+        "search / parsed": (
+            "Search the web.",
+            {"query": "What to look for.", "page": None},
+            ["query"],
+        ),
+        "undocumented_extra / convert": "ValueError",
+        "weather / parsed": "ValueError",
+        "no_docstring / convert": ("", {"a": None}, ["a"]),
+        "no_docstring / tool": "ValueError",
+        "fetch / convert": (
+            "Fetch a page.",
+            {"url": "The page, as https://host/path.", "timeout": "In seconds: at most 30."},
+            ["url"],
+        ),
+        "paint / parsed": (
+            "Paint a wall.",
+            {
+                "color": "The colour.",
+                "where": "The wall to paint.",
+                "coats": "Coats of paint, from the docstring.",
+            },
+            ["color", "where"],
+        ),
+        "add / parsed": "ValueError",
+    }

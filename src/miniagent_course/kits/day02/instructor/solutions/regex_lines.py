@@ -2,7 +2,8 @@
 
 Written unlike the reference: each block is tested with one regex, argument lines are matched
 with a regex that captures the name and an optional ``(type)``, and the descriptions are built
-as lists of pieces joined at the end.
+as lists of pieces joined at the end. The predictions are lists with ``required`` as a tuple,
+the refused conversions filled in by a loop.
 """
 
 from __future__ import annotations
@@ -90,3 +91,69 @@ def _infer_arg_descriptions(
         if text:
             result[name] = text
     return description, result
+
+
+def predictions() -> dict[str, tuple[str, dict[str, str | None], list[str]] | str]:
+    # Each row a list [description, parameters, required], required written as a tuple: the
+    # graders compare the triple with the list of the schema.
+    weather_doc = "\n".join(
+        [
+            "Get the weather.",
+            "",
+            "Args:",
+            "    city: The city name.",
+            "    days: Number of days.",
+            "    unit: Celsius or Fahrenheit.",
+        ]
+    )
+    table: dict = {
+        "check_weather / convert": [
+            "Return the weather forecast for the specified location.",
+            dict(location=None),
+            ("location",),
+        ],
+        "get_forecast / convert": [
+            "Get a forecast.",
+            dict(city="The city name.", days="Number of days."),
+            ("city",),
+        ],
+        "weather / tool": [
+            weather_doc,
+            dict(city="The city, as the user wrote it.", days=None),
+            ("city",),
+        ],
+        "find / convert": [
+            "Find records. Searches the index first,\nthen the archive.",
+            dict(
+                name="The name to look for, exactly as stored.",
+                limit="How many records at most.",
+                tags=None,
+                unit=None,
+            ),
+            ("name", "limit"),
+        ],
+        "search / parsed": [
+            "Search the web.",
+            dict(query="What to look for.", page=None),
+            ("query",),
+        ],
+        "no_docstring / convert": ["", dict(a=None), ("a",)],
+        "fetch / convert": [
+            "Fetch a page.",
+            dict(url="The page, as https://host/path.", timeout="In seconds: at most 30."),
+            ("url",),
+        ],
+        "paint / parsed": [
+            "Paint a wall.",
+            dict(
+                color="The colour.",
+                where="The wall to paint.",
+                coats="Coats of paint, from the docstring.",
+            ),
+            ("color", "where"),
+        ],
+    }
+    refused = ["undocumented_extra / convert", "weather / parsed", "no_docstring / tool"]
+    for case in [*refused, "add / parsed"]:
+        table[case] = "ValueError"
+    return table

@@ -1,4 +1,5 @@
-"""Day 04, solved with small helpers: a wrapper lookup, a per-step flattener, dict.update."""
+"""Day 04, solved with small helpers: a wrapper lookup, a per-step flattener, dict.update; part 2
+with a callable RunnableLambda, a UserDict, a nested sequence first and bindings of a helper."""
 
 from __future__ import annotations
 
@@ -72,33 +73,30 @@ def bind(self: RunnableBinding, **kwargs: Any) -> RunnableBinding:
     return self.__class__(**settings)
 
 
-def _sequence(*names: str, name: str | None = None) -> tuple[str, list[str], str | None]:
-    return ("sequence", list(names), name)
+class Both(RunnableLambda):
+    """Runnable and callable at once."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.func(*args, **kwargs)
 
 
-def _binding(bound: str, **kwargs: Any) -> tuple[str, str, dict[str, Any]]:
-    return ("binding", bound, kwargs)
+def _model_bound(**kwargs: Any) -> RunnableBinding:
+    from miniagent.testing import FakeToolCallingModel
+
+    return FakeToolCallingModel().bind(**kwargs)
 
 
-def predictions() -> dict[str, Any]:
-    three = ("add_one", "double", "square")
-    table: dict[str, Any] = {
-        "pipe": _sequence("add_one", "double"),
-        "function_first": _sequence("square", "add_one"),
-        "lambda_step": _sequence("add_one", "RunnableLambda"),
-        "dict_step": _sequence("add_one", "RunnableParallel<d,s>"),
-        "binding_step": _sequence("add_one", "FakeToolCallingModel"),
-        "named_left": _sequence(*three, name="calc"),
+def inputs() -> dict[str, Any]:
+    from collections import UserDict
+
+    steps = [RunnableLambda(f) for f in (abs, str, len)]
+    nested = RunnableSequence(*steps)
+    return {
+        "variant_a": Both(len),
+        "variant_b": UserDict(double=lambda x: 2 * x),
+        "variant_c": ((nested, steps[0]), {"name": "nested"}),
+        "variant_d": ((*steps,), {"first": steps[2], "middle": [steps[1]], "last": steps[0]}),
+        "variant_e": (_model_bound(stop=["x"], temperature=1), {"stop": ["y"]}),
+        "variant_f": (_model_bound(), {"stop": ["x"]}),
+        "variant_g": (_model_bound(temperature=1).with_config(tags=["t"]), {"stop": ["x"]}),
     }
-    for case in ("nested_right", "nested_left", "named_right"):
-        table[case] = _sequence(*three)
-    for case in ("two_functions", "number_step"):
-        table[case] = "TypeError"
-    table["bind_twice"] = _binding("FakeToolCallingModel", stop=["b"], temperature=0)
-    table["bind_keeps_inner"] = _binding("FakeToolCallingModel", stop=["a"], temperature=0)
-    table["bind_tools_then_bind"] = _binding(
-        "FakeToolCallingModel", tools=["add"], tool_choice="any"
-    )
-    table["bind_then_bind_tools"] = _binding("FakeToolCallingModel", tools=["add"])
-    table["bind_a_pipe"] = _binding("RunnableSequence", x=1)
-    return table

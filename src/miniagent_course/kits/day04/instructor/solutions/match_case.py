@@ -1,4 +1,5 @@
-"""Day 04, solved with a match statement, a comprehension that flattens, and star-unpacking."""
+"""Day 04, solved with a match statement, a comprehension that flattens, and star-unpacking; part 2
+with a callable RunnableParallel, a ChainMap, one long nested sequence and a scripted model."""
 
 from __future__ import annotations
 
@@ -56,23 +57,26 @@ def bind(self: RunnableBinding, **kwargs: Any) -> RunnableBinding:
     return type(self)(bound=self.bound, kwargs=self.kwargs | kwargs, config=self.config)
 
 
-def predictions() -> dict[str, Any]:
-    model = "FakeToolCallingModel"
+class Doubler(RunnableParallel):
+    """A RunnableParallel that is also a function."""
+
+    def __call__(self, x: Any) -> Any:
+        return self.invoke(x)
+
+
+def inputs() -> dict[str, Any]:
+    from collections import ChainMap
+
+    from miniagent.testing import ScriptedChatModel
+
+    first, second, third, fourth = (RunnableLambda(f) for f in (abs, str, len, repr))
+    model = ScriptedChatModel([])
     return {
-        "pipe": ("sequence", ["add_one", "double"], None),
-        "nested_right": ("sequence", ["add_one", "double", "square"], None),
-        "nested_left": ("sequence", ["add_one", "double", "square"], None),
-        "function_first": ("sequence", ["square", "add_one"], None),
-        "lambda_step": ("sequence", ["add_one", "RunnableLambda"], None),
-        "dict_step": ("sequence", ["add_one", "RunnableParallel<d,s>"], None),
-        "two_functions": "TypeError",
-        "number_step": "TypeError",
-        "named_left": ("sequence", ["add_one", "double", "square"], "calc"),
-        "named_right": ("sequence", ["add_one", "double", "square"], None),
-        "binding_step": ("sequence", ["add_one", model], None),
-        "bind_twice": ("binding", model, {"stop": ["b"], "temperature": 0}),
-        "bind_keeps_inner": ("binding", model, {"stop": ["a"], "temperature": 0}),
-        "bind_tools_then_bind": ("binding", model, {"tools": ["add"], "tool_choice": "any"}),
-        "bind_then_bind_tools": ("binding", model, {"tools": ["add"]}),
-        "bind_a_pipe": ("binding", "RunnableSequence", {"x": 1}),
+        "variant_a": Doubler({"twice": lambda x: 2 * x}),
+        "variant_b": ChainMap({"length": len}),
+        "variant_c": ((RunnableSequence(first, second, third, fourth),), {}),
+        "variant_d": ((abs, str), {"first": third, "middle": [], "last": fourth}),
+        "variant_e": (model.bind(temperature=1, n=1), {"temperature": 0}),
+        "variant_f": (RunnableBinding(bound=first, kwargs={}), {}),
+        "variant_g": (RunnableBinding(bound=model, kwargs={}, config={"metadata": {"k": 1}}), {}),
     }

@@ -1,4 +1,5 @@
-"""Day 09, solved with early returns and sets of tool names, and a literal table for part 2."""
+"""Day 09, solved with early returns and sets of tool names; the desk repaired by taking the
+platform's limit out of its config and binding the desk's own on the agent."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from miniagent.messages import AIMessage, BaseMessage
+from miniagent.prebuilt import create_react_agent
+
+MAX_TOOL_CALLS = 3
 
 
 def _remaining_steps(state: Any) -> int | None:
@@ -32,12 +36,11 @@ def make_are_more_steps_needed(
     return check
 
 
-def predictions() -> dict[int, tuple[str, int]]:
-    return {
-        2: ("sorry", 0),
-        3: ("error", 1),
-        4: ("sorry", 1),
-        5: ("error", 2),
-        6: ("sorry", 2),
-        7: ("error", 3),
-    }
+def answer(question: str, model: Any, tools: list[Any], config: dict[str, Any]) -> str:
+    # A bound limit is only a default: a run config that names its own wins. So the platform's
+    # limit is dropped from what this run gets, and the desk's is bound. The agent sees
+    # 6, 4, 2, 0: the third call (a booking too) still has its two steps, a fourth arrives at 0.
+    own = {key: value for key, value in config.items() if key != "recursion_limit"}
+    agent = create_react_agent(model, tools).with_config(recursion_limit=2 * MAX_TOOL_CALLS + 1)
+    messages = agent.invoke({"messages": [("user", question)]}, own)["messages"]
+    return messages[-1].content

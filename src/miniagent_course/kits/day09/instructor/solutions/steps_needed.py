@@ -1,4 +1,5 @@
-"""Day 09, solved by asking how many steps the response needs, and a parity rule for part 2.
+"""Day 09, solved by asking how many steps the response needs; the desk repaired with an even
+limit, whose soft landing it turns into the error the platform expects.
 
 For an ``AIMessage`` the outcome never depends on ``should_return_direct``: a final answer
 needs one step, any tool call needs two (the lesson's grid has two equal columns).
@@ -9,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from miniagent.errors import GraphRecursionError
 from miniagent.messages import AIMessage, BaseMessage
+from miniagent.prebuilt import create_react_agent
 from miniagent.prebuilt.chat_agent_executor import _get_state_value
+
+BUDGET = 3  # tool calls per question
+SORRY = "Sorry, need more steps to process this request."
 
 
 def _steps_needed(response: BaseMessage) -> int | None:
@@ -33,9 +39,14 @@ def make_are_more_steps_needed(
     return _are_more_steps_needed
 
 
-def predictions() -> dict[int, tuple[str, int]]:
-    # The agent sees limit - 1, then two less per round: even limits land on 1 (Sorry), odd
-    # ones on 0 (the error); the round that gives up never runs its tool.
-    return {
-        limit: ("sorry" if limit % 2 == 0 else "error", (limit - 1) // 2) for limit in range(2, 8)
-    }
+def answer(question: str, model: Any, tools: list[Any], config: dict[str, Any]) -> str:
+    # Limit 2 * BUDGET + 2 is even: the agent sees 7, 5, 3, 1, so a runaway model lands softly
+    # after BUDGET tool calls (the fourth is replaced at 1), and an answer or a booking in the
+    # rounds before always fits. The soft landing is the sentinel reply: raise instead.
+    agent = create_react_agent(model, tools)
+    limit = 2 * BUDGET + 2
+    result = agent.invoke({"messages": [("user", question)]}, {**config, "recursion_limit": limit})
+    last = result["messages"][-1]
+    if last.type == "ai" and last.content == SORRY:
+        raise GraphRecursionError(f"The desk's budget of {BUDGET} tool calls ran out.")
+    return last.content

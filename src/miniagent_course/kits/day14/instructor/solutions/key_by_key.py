@@ -1,6 +1,6 @@
 """Day 14, solved key by key (a correct solution unlike the reference): a table maps each
 message class to its role, and the dict grows in upstream's key order; predictions written out
-literally.
+as keywords, in another order.
 """
 
 from __future__ import annotations
@@ -55,52 +55,16 @@ def _convert_message_to_dict(message: BaseMessage) -> dict:
 
 
 def predictions() -> dict:
-    return {
-        "plain": [
-            ("user", "Move it to tomorrow"),
-        ],
-        "system_prompt": [
-            ("system", "You handle work orders."),
-            ("user", "Move it to tomorrow"),
-        ],
-        "dynamic_prompt": [
-            ("system", "You handle work orders.\nCurrent order: WO-7: fix the pump, due Friday"),
-            ("user", "Move it to tomorrow"),
-        ],
-        "tool_round": [
-            ("system", "You handle work orders."),
-            ("user", "Open WO-7"),
-            ("assistant", None),
-            ("tool", "WO-7: fix the pump, due Friday"),
-            ("assistant", "Checking."),
-            ("tool", "open"),
-            ("user", "Move it to tomorrow"),
-        ],
-        "trimmed": [
-            ("system", "You handle work orders."),
-            ("user", "Open WO-7"),
-            ("assistant", None),
-            ("tool", "[cleared]"),
-            ("assistant", "Checking."),
-            ("tool", "open"),
-            ("user", "Move it to tomorrow"),
-        ],
-        "prompt_outside_trim": [
-            ("system", "First tool result: WO-7: fix the pump, due Friday"),
-            ("user", "Open WO-7"),
-            ("assistant", None),
-            ("tool", "[cleared]"),
-            ("assistant", "Checking."),
-            ("tool", "open"),
-            ("user", "Move it to tomorrow"),
-        ],
-        "prompt_inside_trim": [
-            ("system", "First tool result: [cleared]"),
-            ("user", "Open WO-7"),
-            ("assistant", None),
-            ("tool", "[cleared]"),
-            ("assistant", "Checking."),
-            ("tool", "open"),
-            ("user", "Move it to tomorrow"),
-        ],
-    }
+    return dict(
+        mixed_run=3,  # the first call going back that shares an id, though T(z) stays an orphan
+        orphan_after_a_pair=4,  # only T(z) and after: no call matches, so past the results
+        orphan_first=1,
+        orphans=3,
+        past_another_call=3,
+        past_a_plain_reply=1,
+        at_the_second_result=3,
+        at_a_result=1,
+        at_the_call=3,  # not a ToolMessage: the cut stays
+        at_the_end=5,
+        at_a_question=4,
+    )

@@ -1,5 +1,7 @@
 """Day 14, solved with a match statement on the message class (a correct solution unlike the
 reference): the role and its extras are decided first, the dict is assembled once at the end.
+The table is computed: the reading of ``_find_safe_cutoff_point`` written out on the notation of
+the day's cuts.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from miniagent.openai.chat_models.base import (
     _lc_tool_call_to_openai_tool_call,
     _sanitize_chat_completions_content,
 )
+from miniagent_course.kits.day14.cases import CUTS
 
 RAW_CALL_KEYS = ("id", "type", "function")
 
@@ -54,29 +57,23 @@ def _convert_message_to_dict(message: BaseMessage) -> dict:
     return {"content": content, **named, "role": role, **extras}
 
 
-BASE = "You handle work orders."
-QUESTION = ("user", "Move it to tomorrow")
-ORDER = "WO-7: fix the pump, due Friday"
+def _kept_from(tokens: list[str], cut: int) -> int:
+    """Where the kept part starts, as read in ``_find_safe_cutoff_point``, on the notation."""
+    run: set[str] = set()
+    end = cut
+    while end < len(tokens) and tokens[end].startswith("T("):
+        run.add(tokens[end][2:-1])
+        end += 1
+    if not run:
+        return cut
+    for index in range(cut - 1, -1, -1):
+        match tokens[index]:
+            case str(token) if token.startswith("A[") and run & set(token[2:-1].split(",")):
+                return index
+            case _:
+                continue
+    return end
 
 
-def _history(first_tool_result: str) -> list[tuple[str, Any]]:
-    return [
-        ("user", "Open WO-7"),
-        ("assistant", None),
-        ("tool", first_tool_result),
-        ("assistant", "Checking."),
-        ("tool", "open"),
-        QUESTION,
-    ]
-
-
-def predictions() -> dict[str, list[tuple[str, Any]]]:
-    return {
-        "plain": [QUESTION],
-        "system_prompt": [("system", BASE), QUESTION],
-        "dynamic_prompt": [("system", f"{BASE}\nCurrent order: {ORDER}"), QUESTION],
-        "tool_round": [("system", BASE), *_history(ORDER)],
-        "trimmed": [("system", BASE), *_history("[cleared]")],
-        "prompt_outside_trim": [("system", f"First tool result: {ORDER}"), *_history("[cleared]")],
-        "prompt_inside_trim": [("system", "First tool result: [cleared]"), *_history("[cleared]")],
-    }
+def predictions() -> dict[str, int]:
+    return {key: _kept_from(history.split(), cut) for key, (history, cut) in CUTS.items()}
