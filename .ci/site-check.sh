@@ -21,6 +21,13 @@ if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+# The Chinese edition (zh/) is measured with real glyphs: without a CJK font Chromium draws boxes.
+if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+  echo "site-check: installing a Chinese font (apt-get)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei >/dev/null
+fi
+
 if [ ! -f node_modules/playwright-core/package.json ] || [ ! -f node_modules/mermaid/dist/mermaid.min.js ] \
    || [ ! -f node_modules/iframe-worker/shim/index.js ]; then
   echo "site-check: npm ci"

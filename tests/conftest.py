@@ -6,6 +6,13 @@ still loads it and prints what the workers' reports carry.
 
 from __future__ import annotations
 
+import os
+
+# The contributors' suites assert the English texts; a Chinese locale (LANG=zh_CN.UTF-8) would
+# switch every message to Chinese (miniagent_course.text.language). Tests of the Chinese texts
+# set MINIAGENT_LANG=zh themselves.
+os.environ.setdefault("MINIAGENT_LANG", "en")
+
 KILLS = "mutant kill rate"  # the user property each day's mutant proof records (meta/conftest.py)
 
 

@@ -53,7 +53,7 @@ from miniagent_course.grading.course import (
 from miniagent_course.grading.report import SEVERITY, WIDTH, fit, short_name
 from miniagent_course.grading.run import GradingRun, run_graders
 from miniagent_course.grading.sealed import FIRST_TRY, first_tries
-from miniagent_course.text import say
+from miniagent_course.text import columns, pad, say
 
 STATE_FILE = Path(".miniagent") / "state.json"
 STATUS_CACHE = Path(".miniagent") / "status.json"  # `miniagent list`'s day statuses, by content
@@ -171,7 +171,7 @@ def _status_line(exercise: Exercise, run: GradingRun, width: int, after: str = "
     status = run.day_status(exercise)
     text = run.day_text(exercise) or say("cli.status_broken")
     mark = MARKS.get(status, "?")
-    title = f"{fit(exercise.title, width):<{width}}"
+    title = pad(fit(exercise.title, width), width)
     line = f"{_paint(mark, status)} {exercise.id}  {title}  {_paint(text, status)}"
     return f"{line}  {after}" if after else line
 
@@ -185,8 +185,10 @@ def _print_held(exercise: Exercise, run: GradingRun) -> None:
 
 def _title_width(exercises: Sequence[Exercise], run: GradingRun, after: int = 0) -> int:
     """Room for the titles, so the status column lines up and no line passes 80 columns."""
-    longest = max((len(e.title) for e in exercises), default=0)
-    status = max((len(run.day_text(e) or say("cli.status_broken")) for e in exercises), default=0)
+    longest = max((columns(e.title) for e in exercises), default=0)
+    status = max(
+        (columns(run.day_text(e) or say("cli.status_broken")) for e in exercises), default=0
+    )
     day = max((len(e.id) for e in exercises), default=0)
     room = WIDTH - (2 + day + 2) - 2 - status - (2 + after if after else 0)
     return max(min(longest, room), 12)

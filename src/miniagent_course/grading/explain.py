@@ -25,11 +25,20 @@ from typing import Any
 from miniagent_course.text import say
 from miniagent_course.todo import NotStarted
 
-_SHORT = reprlib.Repr()
+
+class _OneLine(reprlib.Repr):
+    """A short repr on one line: an object whose repr spans lines (a sequence prints one step a
+    line) is joined with spaces, so a report's "returned" line stays one line."""
+
+    def repr1(self, x: Any, level: int) -> str:
+        return " ".join(super().repr1(x, level).split("\n"))
+
+
+_SHORT = _OneLine()
 _SHORT.maxstring = _SHORT.maxother = 120
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
 _SHORT.maxlevel = 4
-_SHORT_WIDE = reprlib.Repr()  # the two values of a failed comparison
+_SHORT_WIDE = _OneLine()  # the two values of a failed comparison
 _SHORT_WIDE.maxstring = _SHORT_WIDE.maxother = 200
 _SHORT_WIDE.maxlist = _SHORT_WIDE.maxtuple = _SHORT_WIDE.maxdict = _SHORT_WIDE.maxset = 8
 _SHORT_WIDE.maxlevel = 5

@@ -13,7 +13,8 @@ from typing import Any
 
 from miniagent_course.grading.course import Course, Exercise
 from miniagent_course.grading.sealed import FirstTry, first_tries
-from miniagent_course.text import say
+from miniagent_course.text import columns, pad, say
+from miniagent_course.text import fit as text_fit
 
 # The worst outcome of a test's phases wins: a passing call with a failing teardown is an error.
 # "not_run": skipped because an earlier grader of the same day timed out or the file did not load.
@@ -129,7 +130,7 @@ def progress_lines(course: Course, records: list[Record], strict: bool) -> list[
         rows = [(e, table["learner"][e.id]) for e in course.exercises if e.id in table["learner"]]
         tries = first_tries(course.root, [e.id for e, _ in rows])  # sealed predictions
         statuses = {e.id: _with_first_try(t.describe(), tries.get(e.id)) for e, t in rows}
-        status_width = max(map(len, statuses.values()), default=0)
+        status_width = max(map(columns, statuses.values()), default=0)
         for exercise, tally in rows:
             lines.append(_learner_row(exercise, statuses[exercise.id], status_width))
             if tally.held:  # one line for the day, under its row, never one per test
@@ -150,8 +151,8 @@ def _total(per_day: dict[str, Tally]) -> Tally:
 
 
 def fit(text: str, width: int) -> str:
-    """``text`` in at most ``width`` characters, an ellipsis marking a cut."""
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+    """``text`` in at most ``width`` columns (a 汉字 takes two), an ellipsis marking a cut."""
+    return text_fit(text, width)
 
 
 def _with_first_try(status: str, first: FirstTry | None) -> str:
@@ -161,9 +162,9 @@ def _with_first_try(status: str, first: FirstTry | None) -> str:
 
 def _learner_row(exercise: Exercise, status: str, status_width: int) -> str:
     """``  day05  <title, cut to fit>  <status>``: one row, never wider than ``WIDTH``."""
-    room = WIDTH - len(say("table.row", day=exercise.id, title="", status=" " * status_width))
+    room = WIDTH - columns(say("table.row", day=exercise.id, title="", status=" " * status_width))
     title = fit(exercise.title, room)
-    return say("table.row", day=exercise.id, title=f"{title:<{room}}", status=status)
+    return say("table.row", day=exercise.id, title=pad(title, room), status=status)
 
 
 def _next_step(days: list[tuple[str, str]]) -> str:

@@ -22,7 +22,17 @@ What it does, in build order:
 5. ``on_post_build``: marks the cache complete, so ``miniagent open`` knows it can build at once.
 6. ``on_post_page``: drops nbconvert's script that would import Mermaid from a CDN on notebook
    pages (the bundled Mermaid renders notebook diagrams instead) and its empty MathJax tag, then
-   fails the build if any page still loads something from another host.
+   fails the build if any page still loads something from another host; points the language
+   switch at this page's twin.
+
+**Two editions, one build.** The Simplified Chinese edition is a second configuration,
+``mkdocs.zh.yml`` (``INHERIT: mkdocs.yml``), built into ``<site_dir>/zh/`` by the English build's
+``on_post_build`` (so ``mkdocs build --strict`` builds, and fails on, both). A translated page is
+a twin beside its English page (``days/day00-welcome.zh.md``), a translated notebook likewise
+(``notebooks/day00_welcome.zh.ipynb``): the English build leaves the twins out; the Chinese build
+reads a twin in place of its English page, at the English page's address, so links and the
+navigation are the same in both and a page not yet translated shows in English. Twin notebooks
+are not executed: they take their English notebook's outputs (``notebooks.render_twins``).
 """
 
 from __future__ import annotations
@@ -49,6 +59,15 @@ MERMAID_JS = "node_modules/mermaid/dist/mermaid.min.js"
 DIAGRAM_FIT_JS = Path(__file__).with_name("diagram_fit.js")  # keeps diagram labels legible
 SHIM_JS = "node_modules/iframe-worker/shim/index.js"
 VENDOR = "assets/vendor"
+LANG_KEY = "miniagent_lang"  # extra.miniagent_lang: the edition a configuration builds
+DEFAULT_LANG = "en"
+EDITIONS = ("zh",)  # the translated editions: mkdocs.<lang>.yml, built into <site_dir>/<lang>/
+EDITIONS_ENV = "MINIAGENT_SITE_EDITIONS"  # "en": only the English edition (a quicker build)
+TWIN = re.compile(r"\.([a-z]{2})\.(?:md|ipynb)$")  # page.zh.md, notebook.zh.ipynb
+ALTERNATE = re.compile(r'href="#lang-([a-z]{2})"')  # extra.alternate's links in mkdocs.yml
+# Material's <link rel="alternate"> in the head: its script fetches sitemap.xml beside each one
+# (for instant navigation between languages), which a page link is not and file:// refuses.
+_ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="#lang-[a-z]{2}"[^>]*>')
 LESSONS_SECTION = "days/index.md"  # nav sections are found by their index page
 NOTEBOOKS_SECTION = "notebooks/index.md"
 # Anything that makes the browser fetch from another host when the page is viewed. Plain links
@@ -80,6 +99,16 @@ def _node_assets(project: Path) -> bool:
 
 def _project(config) -> Path:
     return Path(config.config_file_path).resolve().parent
+
+
+def build_lang(config) -> str:
+    """The edition this configuration builds: ``extra.miniagent_lang`` (``en`` when unset)."""
+    return (config.extra or {}).get(LANG_KEY, DEFAULT_LANG)
+
+
+def _twin(path: Path, lang: str) -> Path:
+    """``x.md`` -> ``x.<lang>.md`` (the translated twin, which may not exist)."""
+    return path.with_name(f"{path.stem}.{lang}{path.suffix}")
 
 
 _notebooks = site_notebooks.notebooks
@@ -124,13 +153,15 @@ def _uris(entries: list) -> set[str]:
     return out
 
 
-def _complete_nav(nav: list, docs: Path, project: Path) -> None:
+def _complete_nav(nav: list, docs: Path, project: Path, lang: str = DEFAULT_LANG) -> None:
     """Add every lesson ``days/dayNN-*.md`` and every notebook to their sections, in day order,
-    so a new day needs no edit of mkdocs.yml."""
+    so a new day needs no edit of mkdocs.yml (a notebook titled in ``lang`` when translated)."""
     lessons = _section(nav, LESSONS_SECTION)
     if lessons is not None:
         known = _uris(lessons)
         for page in sorted((docs / "days").glob("day[0-9][0-9]-*.md")):
+            if TWIN.search(page.name):
+                continue
             uri = f"days/{page.name}"
             if uri not in known:
                 lessons.append(uri)  # titled by the page's own title
@@ -139,11 +170,23 @@ def _complete_nav(nav: list, docs: Path, project: Path) -> None:
         known = _uris(notebooks)
         for nb in _notebooks(project):
             uri = f"notebooks/{nb.name}"
+            translated = site_notebooks.twin(nb, lang)
+            titled = translated if lang != DEFAULT_LANG and translated.is_file() else nb
             if uri not in known:
-                notebooks.append({_notebook_title(nb): uri})
+                notebooks.append({_notebook_title(titled): uri})
 
 
 @event_priority(100)  # before the offline plugin, which adds a CDN shim unless one is listed
+def _quiet_jieba() -> None:
+    """The search plugin cuts Chinese into words with jieba, which logs three lines to stderr as
+    it loads its dictionary; a build's output keeps only what a reader of it needs."""
+    try:
+        import jieba
+    except ImportError:  # the search plugin then says so itself
+        return
+    jieba.setLogLevel(logging.WARNING)
+
+
 def on_config(config):
     project = _project(config)
     state = site_fences.STATE
@@ -157,7 +200,13 @@ def on_config(config):
     polyfills = [p for p in config.extra.get("polyfills", []) if "iframe-worker" not in p]
     config.extra["polyfills"] = polyfills + [f"{VENDOR}/iframe-worker-shim.js"]
 
-    _complete_nav(config.nav, Path(config.docs_dir), project)
+    lang = build_lang(config)
+    _complete_nav(config.nav, Path(config.docs_dir), project, lang)
+    if lang != DEFAULT_LANG:  # headings' anchors keep their words (the default drops all but ASCII)
+        from pymdownx.slugs import slugify
+
+        config.mdx_configs.setdefault("toc", {})["slugify"] = slugify(case="lower")
+        _quiet_jieba()
 
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
@@ -170,25 +219,57 @@ def on_config(config):
         if site_notebooks.executes_later():  # `miniagent open`'s first pages: outputs follow
             jupyter.config["execute"] = False
             key += "-later"  # its own folder: the plugin evicts whatever a build did not use
-        jupyter.config["cache_dir"] = str(base / key)
+        # a translated edition caches in a folder of its own inside the English one: each build
+        # evicts only its own entries, and the twins find the English executed notebooks
+        jupyter.config["cache_dir"] = str(base / key / lang if lang != DEFAULT_LANG else base / key)
     return config
+
+
+def _use_twins(files: Files, lang: str) -> None:
+    """The pages of edition ``lang``: a twin ``x.<lang>.md`` is read in place of ``x.md``, at its
+    address; the other twins are left out (the English edition leaves out every twin)."""
+    for twin in [f for f in files if TWIN.search(f.src_uri)]:
+        files.remove(twin)
+        if lang == DEFAULT_LANG or TWIN.search(twin.src_uri).group(1) != lang:
+            continue
+        english = files.get_file_from_path(TWIN.sub(".md", twin.src_uri))
+        if english is not None:
+            english.abs_src_path = twin.abs_src_path  # mkdocs reads the page from here
+            english.miniagent_lang = lang
 
 
 @event_priority(100)  # before mkdocs-jupyter wraps .ipynb files
 def on_files(files: Files, config) -> Files:
     project = _project(config)
+    lang = build_lang(config)
+    _use_twins(files, lang)
+    books = _notebooks(project)
+    twins = [(nb, site_notebooks.twin(nb, lang)) for nb in books] if lang != DEFAULT_LANG else []
+    twins = [(nb, t) for nb, t in twins if t.is_file()]
+    for nb, translated in twins:
+        problem = site_notebooks.twin_problem(nb, translated)
+        if problem:  # a translation changes prose only: its outputs are the English ones
+            log.warning("notebooks/%s: %s", translated.name, problem)
     jupyter = config.plugins.get("mkdocs-jupyter")
-    if jupyter is not None:  # fill its cache side by side, a line per notebook
-        site_notebooks.execute_missing(_notebooks(project), jupyter.config)
-    for nb in _notebooks(project):
-        files.append(
-            File(
-                f"notebooks/{nb.name}",
-                src_dir=str(project),
-                dest_dir=config.site_dir,
-                use_directory_urls=config.use_directory_urls,
-            )
+    if jupyter is not None and lang == DEFAULT_LANG:  # fill its cache side by side, a line each
+        site_notebooks.execute_missing(books, jupyter.config)
+    elif jupyter is not None:  # the twins take the English outputs: nothing executes again
+        english_cache = Path(jupyter.config["cache_dir"]).parent
+        done = dict(twins)
+        pairs = [(nb, done.get(nb, nb)) for nb in books]  # a notebook not translated: itself
+        site_notebooks.render_twins(pairs, jupyter.config, english_cache)
+    translated_books = dict(twins)
+    for nb in books:
+        file = File(
+            f"notebooks/{nb.name}",
+            src_dir=str(project),
+            dest_dir=config.site_dir,
+            use_directory_urls=config.use_directory_urls,
         )
+        if nb in translated_books:  # read from the twin (see on_pre_page)
+            file.abs_src_path = file.miniagent_twin = str(translated_books[nb])
+            file.miniagent_lang = lang
+        files.append(file)
     if site_fences.STATE.mermaid_available:
         files.append(
             File.generated(
@@ -206,15 +287,25 @@ def on_files(files: Files, config) -> Files:
     return files
 
 
-def page_lang(src_uri: str) -> str | None:
-    """``"zh"`` for a translated twin ``page.zh.md``; None (the default language) otherwise."""
-    m = re.search(r"\.([a-z]{2})\.md$", src_uri)
-    return m.group(1) if m else None
+@event_priority(100)  # before mkdocs-jupyter reads the notebook
+def on_pre_page(page, config, files):
+    """A translated notebook is read from its twin: mkdocs-jupyter's wrapper of the file computes
+    its own ``abs_src_path``, so the twin's path is set on the wrapper too."""
+    translated = getattr(page.file, "miniagent_twin", None)
+    if translated:
+        page.file.abs_src_path = translated
+    return page
+
+
+def page_lang(file) -> str | None:
+    """``"zh"`` for a page read from its translated twin (``page.zh.md``); None (the default
+    language) otherwise, an English page shown in the Chinese edition included."""
+    return getattr(file, "miniagent_lang", None)
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     site_fences.STATE.page = page.file.src_uri
-    site_fences.STATE.lang = page_lang(page.file.src_uri)
+    site_fences.STATE.lang = page_lang(page.file)
     if "<!-- course-map -->" in markdown:
         markdown = markdown.replace("<!-- course-map -->", course_map(page, config))
     return markdown
@@ -277,6 +368,36 @@ def toc_tokens(flat: list[dict]) -> list[dict]:
     return root
 
 
+def word_ids(html_text: str) -> str:
+    """Give a translated notebook's headings ids made of their words, as the pages' (nbconvert
+    keeps only ASCII: ``轮到你了`` gets ``id=""``, ``1. 两种形状`` gets ``id="1"``), and point
+    the links to them (the permalink, the table of contents) at the new ids."""
+    from pymdownx.slugs import slugify
+
+    slug = slugify(case="lower")
+    renamed: dict[str, str] = {}
+    taken: set[str] = set()
+
+    def rename(m: re.Match) -> str:
+        level, attrs, inner = m.group(1), m.group(2), m.group(3)
+        old = re.search(r'\bid="([^"]*)"', attrs)
+        new = slug(_text(inner), "-")
+        while new in taken:
+            new += "_1"
+        taken.add(new)
+        if old:
+            if old.group(1):
+                renamed[old.group(1)] = new
+            attrs = attrs[: old.start()] + f'id="{new}"' + attrs[old.end() :]
+        inner = re.sub(r'(class="anchor-link" href=")#[^"]*"', rf'\1#{new}"', inner)
+        return f"<h{level}{attrs}>{inner}</h{level}>"
+
+    html_text = re.sub(r"<h([1-6])\b([^>]*)>(.*?)</h\1>", rename, html_text, flags=re.S)
+    return re.sub(
+        r'href="#([^"]*)"', lambda m: f'href="#{renamed.get(m.group(1), m.group(1))}"', html_text
+    )
+
+
 # Inline code may break after ``. _ / = : , (`` between two names: ``before_<wbr>agent``, so on a
 # phone a long name wraps there instead of anywhere (Material's last resort: "before_ag" / "ent").
 _SOFT_BREAK = re.compile(r"""(?<=[\w)\]}"'])([._/=:,(])(?=[\w"'{\[(&])""")
@@ -314,9 +435,11 @@ def soft_breaks(html_text: str) -> str:
 
 def on_page_content(html_text: str, page, config, files) -> str:
     html_text = soft_breaks(mark_drawings(html_text))
+    if page.file.src_uri.endswith(".ipynb") and page_lang(page.file):
+        html_text = word_ids(html_text)
     if page.file.src_uri.endswith(".ipynb"):
         if site_notebooks.executes_later():
-            html_text = site_say("open.outputs_later") + html_text
+            html_text = site_say("open.outputs_later", lang=page_lang(page.file)) + html_text
         flat = headings(html_text)
         if flat:
             from mkdocs.structure.toc import get_toc
@@ -336,13 +459,14 @@ def on_page_content(html_text: str, page, config, files) -> str:
 
 
 def _find(folder: Path, pattern: str) -> str | None:
-    hits = sorted(glob.glob(str(folder / pattern)))
+    """The first file matching ``pattern`` that is not a translated twin."""
+    hits = sorted(h for h in glob.glob(str(folder / pattern)) if not TWIN.search(h))
     return Path(hits[0]).name if hits else None
 
 
 def course_map(page, config) -> str:
     """A mermaid diagram of the days (linked where a lesson exists) and a table of them."""
-    text = catalog("site", page_lang(page.file.src_uri))
+    text = catalog("site", page_lang(page.file))
     days, parts, words = text["days"], text["parts"], text["map"]
     docs = Path(config.docs_dir)
     project = _project(config)
@@ -415,8 +539,51 @@ def without_unused_mermaid(html_text: str) -> str:
 
 def on_post_build(config) -> None:
     jupyter = config.plugins.get("mkdocs-jupyter")
-    if jupyter is not None:  # every notebook is in the cache now: `miniagent open` may skip ahead
+    if (
+        jupyter is not None and build_lang(config) == DEFAULT_LANG
+    ):  # `miniagent open` may skip ahead
         site_notebooks.mark_executed(_project(config), jupyter.config)
+    if build_lang(config) == DEFAULT_LANG:
+        wanted = os.environ.get(EDITIONS_ENV, ",".join(EDITIONS)).split(",")
+        for lang in EDITIONS:
+            if lang in wanted:
+                build_edition(config, lang)
+
+
+def build_edition(config, lang: str) -> None:
+    """Build ``mkdocs.<lang>.yml`` into ``<site_dir>/<lang>/``, as strict as this build; its
+    warnings count in this build's strict total, so ``mkdocs build --strict`` fails on either."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    path = _project(config) / f"mkdocs.{lang}.yml"
+    if not path.is_file():
+        return
+    edition = load_config(
+        str(path), site_dir=str(Path(config.site_dir) / lang), strict=config.strict
+    )
+    log.info("miniagent: building the %s edition into %s", lang, edition.site_dir)
+    build(edition)
+
+
+def on_post_template(output: str, template_name: str, config) -> str:
+    """The 404 page (a template, not a page): its language switch leads to each edition's home."""
+    return language_switch(output, None, config) if template_name == "404.html" else output
+
+
+def language_switch(output: str, page, config) -> str:
+    """Point the language switch (``extra.alternate``: ``#lang-en``, ``#lang-zh``) at this page's
+    twin in the other edition, relative to the page, so it works from ``file://`` too (every page
+    has its twin: an edition shows the English page where it has no translation), and drop the
+    head's ``<link rel="alternate">``: the switch is plain links, nothing is fetched."""
+    here = build_lang(config)
+    url = page.file.url if page is not None else "index.html"  # 404.html: the home pages
+    up = "../" * url.count("/")
+    root = {here: up, DEFAULT_LANG: up + ("../" if here != DEFAULT_LANG else "")}
+    for lang in EDITIONS:
+        root.setdefault(lang, up + (f"{lang}/" if here == DEFAULT_LANG else f"../{lang}/"))
+    output = _ALTERNATE_LINK.sub("", output)
+    return ALTERNATE.sub(lambda m: f'href="{root.get(m.group(1), up)}{url}"', output)
 
 
 def on_post_page(output: str, page, config) -> str:
@@ -424,6 +591,7 @@ def on_post_page(output: str, page, config) -> str:
         output = _NBCONVERT_CDN_SCRIPT.sub("", output)
         output = _EMPTY_SCRIPT.sub("", output)
     output = without_unused_mermaid(output)
+    output = language_switch(output, page, config)
     for m in EXTERNAL_LOAD.finditer(output):
         snippet = output[m.start() : m.start() + 120].replace("\n", " ")
         log.warning("%s: loads from another host when viewed: %s", page.file.src_uri, snippet)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,49 @@ else:  # pragma: no cover - Python 3.10
 TEXT_DIR = Path(__file__).parent
 
 
+# Locales that mean Simplified Chinese; zh_TW, zh_HK (Traditional) keep English for now.
+_SIMPLIFIED = ("zh_CN", "zh_SG", "zh_Hans", "zh")
+
+
 def language() -> str:
-    """The learner's language: ``MINIAGENT_LANG`` (``en`` when unset)."""
-    return os.environ.get("MINIAGENT_LANG", "en") or "en"
+    """The learner's language: ``MINIAGENT_LANG`` (``en``, ``zh``) when set, else the locale's
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh_CN.UTF-8`` gives ``zh``), else ``en``. A
+    language without a catalogue speaks English (``catalog`` falls back key by key)."""
+    chosen = os.environ.get("MINIAGENT_LANG", "").strip().lower()
+    if chosen:
+        return chosen
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:  # the first one set decides, as for gettext
+            locale = value.split(".")[0].split("@")[0]
+            return "zh" if locale in _SIMPLIFIED else "en"
+    return "en"
+
+
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: two for a wide character (汉字, full-width
+    punctuation: East Asian Width W or F), none for a combining mark, one otherwise."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns, an ellipsis marking a cut."""
+    if columns(text) <= width:
+        return text
+    out, used = "", 1  # the ellipsis
+    for c in text:
+        if used + columns(c) > width:
+            break
+        out, used = out + c, used + columns(c)
+    return out + "…"
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` columns (``f"{text:<{width}}"`` by columns)."""
+    return text + " " * max(width - columns(text), 0)
 
 
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:

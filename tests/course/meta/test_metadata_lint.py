@@ -27,6 +27,7 @@ from miniagent_course.grading.course import (
     stub_problems,
 )
 from miniagent_course.grading.judgments import KINDS
+from miniagent_course.site.i18n import LANGS
 
 from .conftest import REPO, pristine_source
 
@@ -361,6 +362,9 @@ def test_a_day_lives_in_its_page_its_notebook_and_its_kit(course):
     files = _tracked(REPO)
     for exercise in course.exercises:
         allowed = {exercise.lesson, exercise.notebook}
+        allowed |= {  # and their translated twins (course/days/day00-welcome.zh.md, ...)
+            re.sub(r"(\.\w+)$", rf".{lang}\1", path) for path in tuple(allowed) for lang in LANGS
+        }
         stray = [
             path
             for path in files

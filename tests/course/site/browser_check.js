@@ -30,8 +30,13 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 // A word that appears in a lesson and nowhere else, and the page search must find it on.
 const SEARCH = { word: 'adapter', page: 'days/day00-welcome.html' };
+// The same in each translated edition (zh/, mkdocs.zh.yml), searched from its own home page: a
+// word jieba cuts out of the page's Chinese at build time.
+const EDITION_SEARCHES = [{ home: 'zh/index.html', word: '插头', page: 'zh/days/day00-welcome.html' }];
 const SHOTS = [['welcome', 'index.html'], ['lesson', 'days/day00-welcome.html'],
-  ['hooks', 'days/day13-create-agent.html'], ['capstone', 'days/day15-capstone.html']];
+  ['hooks', 'days/day13-create-agent.html'], ['capstone', 'days/day15-capstone.html'],
+  ['welcome-zh', 'zh/index.html'], ['lesson-zh', 'zh/days/day00-welcome.html'],
+  ['notebook-zh', 'zh/notebooks/day00_welcome.html'], ['map-zh', 'zh/map.html']];
 // Phone widths the overflow check runs at besides the desktop one, each in one palette (the layout
 // does not depend on it), so both palettes are covered.
 const NARROW = [[390, 'dark'], [320, 'light']];
@@ -57,7 +62,7 @@ function pages(site) {
       const full = path.join(dir, entry.name);
       const rel = path.relative(site, full).split(path.sep).join('/');
       if (entry.isDirectory()) {
-        if (!['assets', 'search'].includes(rel)) walk(full);
+        if (!['assets', 'search'].includes(entry.name)) walk(full); // zh/assets too
       } else if (rel.endsWith('.html') && rel !== '404.html') {
         found.push(rel);
       }
@@ -318,6 +323,9 @@ async function search(page, word) {
   }
   await input.fill('');
   await page.keyboard.type(word, { delay: 30 });
+  // Chinese is typed through an input method, whose commit ends in a key release; Playwright
+  // inserts such characters as text with no key events, which Material's search may not see.
+  await input.dispatchEvent('keyup');
   await page.waitForSelector('.md-search-result__item', { timeout: 10000 }).catch(() => {});
   return page.$$eval('.md-search-result__item a', (links) => links.map((a) => a.getAttribute('href') || ''));
 }
@@ -412,18 +420,21 @@ async function main() {
   }
 
   // 2. search over http:// and from file://
-  const targets = opt.search === 'no' ? [] : [
-    ['http', `${opt.base}/index.html`, local],
-    ['file', 'file://' + path.join(opt.site, 'index.html'), (u) => u.startsWith('file://')],
-  ];
-  for (const [scheme, url, allowed] of targets) {
+  const searches = [{ home: 'index.html', ...SEARCH }, ...EDITION_SEARCHES.filter((e) => fs.existsSync(path.join(opt.site, e.home)))];
+  const targets = opt.search === 'no' ? [] : searches.flatMap((q) => [
+    ['http', `${opt.base}/${q.home}`, local, q],
+    ['file', 'file://' + path.join(opt.site, q.home), (u) => u.startsWith('file://'), q],
+  ]);
+  for (const [scheme, url, allowed, q] of targets) {
     const page = await context.newPage();
     const seen = await watch(page, allowed);
     await page.goto(url, { waitUntil: 'load' });
-    const hrefs = (await search(page, SEARCH.word)) || [];
-    const hit = hrefs.some((h) => h.split('#')[0].split('?')[0].endsWith(SEARCH.page));
-    console.log(`search (${scheme}) "${SEARCH.word}": ${hrefs.length} result(s)${hit ? `, including ${SEARCH.page}` : ''}`);
-    if (!hit) fail(`search ${scheme}`, `"${SEARCH.word}" does not find ${SEARCH.page} (results: ${hrefs.join(', ') || 'none'})`);
+    const hrefs = (await search(page, q.word)) || [];
+    // a result's href is relative to the page searched from (zh/index.html: days/..., not zh/days/...)
+    const at = path.posix.dirname(q.home);
+    const hit = hrefs.some((h) => path.posix.normalize(path.posix.join(at, h.split('#')[0].split('?')[0])).endsWith(q.page));
+    console.log(`search (${scheme}) "${q.word}" from ${q.home}: ${hrefs.length} result(s)${hit ? `, including ${q.page}` : ''}`);
+    if (!hit) fail(`search ${scheme}`, `"${q.word}" does not find ${q.page} from ${q.home} (results: ${hrefs.join(', ') || 'none'})`);
     seen.outside.forEach((u) => fail(`search ${scheme}`, `request leaves the machine: ${u}`));
     seen.scriptErrors.forEach((e) => fail(`search ${scheme}`, `script error: ${e}`));
     if (opt.shots) await page.screenshot({ path: path.join(opt.shots, `search-${scheme}.png`) });

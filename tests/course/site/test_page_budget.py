@@ -62,7 +62,8 @@ def test_the_method_rounds_reading_up_to_five_minutes():
 @pytest.fixture(scope="module")
 def days(built_site) -> dict[str, str]:
     pages = day_pages(built_site)
-    lessons = sorted(p.stem for p in (ROOT / "course/days").glob("day*.md"))
+    lessons = sorted(p.stem for p in (ROOT / "course/days").glob("day*.md") if "." not in p.stem)
+    # (a translated twin, day00-welcome.zh.md, is built into zh/days/: its budget is in 汉字)
     assert [Path(name).stem for name in pages] == lessons
     return pages
 

@@ -69,6 +69,49 @@ def check_common(site: Path, html: dict[str, str]) -> None:
     # the course map links the day that exists, and only that one
     assert 'href "days/day00-welcome.html"' in html["map.html"]
     assert 'href="days/day00-welcome.html"' in html["map.html"]
+    check_chinese(site, html)
+
+
+SWITCH = re.compile(r'<a href="([^"]*)" hreflang="(en|zh)" class="md-select__link">')
+PRE = re.compile(r"<pre>(.*?)</pre>", re.S)
+
+
+def check_chinese(site: Path, html: dict[str, str]) -> None:
+    """The Chinese edition (mkdocs.zh.yml, built into zh/ by the same build): a twin of every
+    page, a language switch on every page that leads to the page's twin, translated pages and
+    navigation, notebook outputs taken from the English run, and search that cuts Chinese."""
+    english = {n for n in html if not n.startswith("zh/")}
+    assert {n.removeprefix("zh/") for n in html if n.startswith("zh/")} == english
+    for name, text in html.items():
+        links = dict((lang, href) for href, lang in SWITCH.findall(text))
+        assert set(links) == {"en", "zh"}, f"{name}: no language switch"
+        for lang, href in links.items():
+            target = (site / name).parent / href
+            page = name.removeprefix("zh/").replace("404.html", "index.html")  # 404: the homes
+            twin = page if lang == "en" else "zh/" + page
+            assert target.resolve() == (site / twin).resolve(), f"{name}: {lang} -> {href}"
+    zh_lesson = html["zh/" + LESSON]
+    assert '<html lang="zh"' in zh_lesson and "痛点" in zh_lesson
+    assert "练习 day00" in zh_lesson  # the exercise box speaks Chinese (kit.toml [zh])
+    if _dist_files("langgraph-prebuilt") is not None:  # citations unchanged
+        assert "langgraph/prebuilt/chat_agent_executor.py:129" in zh_lesson
+    assert "课程地图" in html["zh/index.html"] and "热身：一个值，任何状态" in html["zh/index.html"]
+    assert (
+        'href="days/day00-welcome.html"' in html["zh/map.html"]
+        and "怎样读这门课" in html["zh/map.html"]
+    )
+    # the twin notebook: its own prose, and the English run's code and outputs, block for block
+    book = "notebooks/day00_welcome.html"
+    assert "两种形状，一个读取函数" in html["zh/" + book]
+    assert PRE.findall(html["zh/" + book]) == PRE.findall(html[book])
+    for name in [n for n in html if n.startswith("zh/notebooks/day")]:
+        assert "jp-OutputArea-output" in html[name], f"{name} has no executed output"
+    # search: jieba cut the Chinese at build time, so a Chinese word is a term of its page
+    index = json.loads((site / "zh/search/search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["lang"] == ["en", "zh"]
+    words = re.compile(index["config"]["separator"])
+    hits = {d["location"].split("#")[0] for d in index["docs"] if "插头" in words.split(d["text"])}
+    assert hits == {LESSON}, hits
 
 
 @pytest.mark.timeout(600)

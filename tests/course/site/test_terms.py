@@ -130,7 +130,7 @@ def test_the_reference_check_can_fail():
 def test_no_page_refers_to_material_a_learner_does_not_have(built_site):
     wrong = {}
     for page in sorted(built_site.rglob("*.html")):
-        name = page.relative_to(built_site).as_posix()
+        name = page.relative_to(built_site).as_posix().removeprefix("zh/")  # the same rules
         if name.startswith(("assets/", "search/")):
             continue
         text = re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8"))
