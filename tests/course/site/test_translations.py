@@ -142,3 +142,71 @@ def test_tables_measure_chinese_as_two_columns():
     assert text.fit("热身：从任何 agent 状态里读出一个值", 12) == "热身：从任…"
     assert text.columns(text.fit("热身：从任何 agent 状态里读出一个值", 12)) <= 12
     assert text.pad("未开始", 8) == "未开始  "
+
+
+# --- terminology: one table (src/miniagent_course/text/terms.zh.toml), used the same everywhere --
+
+TERMS = ROOT / "src" / "miniagent_course" / "text" / "terms.zh.toml"
+SEEDS = ROOT.parent / "shared" / "seeds"  # the Chinese source articles, beside the checkout
+
+
+def _terms() -> dict[str, dict]:
+    import tomllib
+
+    return tomllib.loads(TERMS.read_text(encoding="utf-8"))["terms"]
+
+
+def _chinese_texts() -> dict[str, str]:
+    """Every translated text a learner reads: twins, the zh config, the zh string catalogues."""
+    found = {}
+    for _english, twin in i18n.twins(ROOT):
+        found[twin.relative_to(ROOT).as_posix()] = twin.read_text(encoding="utf-8")
+    for path in [ROOT / "mkdocs.zh.yml", *sorted((TERMS.parent).glob("*.zh.toml"))]:
+        if path != TERMS:
+            found[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")
+    return found
+
+
+def _prose(text: str) -> str:
+    """Without code: fenced blocks and inline code keep their English identifiers."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def test_the_terminology_table_is_well_formed():
+    terms = _terms()
+    assert len(terms) >= 40
+    for english, entry in terms.items():
+        assert set(entry) <= {"zh", "seed", "avoid"} and entry["zh"], english
+        assert entry["zh"] not in entry.get("avoid", []), english
+
+
+def test_no_translation_uses_a_rendering_the_table_avoids():
+    avoid = {bad: english for english, e in _terms().items() for bad in e.get("avoid", [])}
+    found = [
+        f"{where}: {bad!r} (the table says {english!r} is {_terms()[english]['zh']!r})"
+        for where, body in _chinese_texts().items()
+        for bad, english in avoid.items()
+        if bad in _prose(body)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_table_catches_an_avoided_rendering(tmp_path):
+    body = "这个智能体调用工具。`智能体` in code is left alone."
+    avoid = {bad for e in _terms().values() for bad in e.get("avoid", [])}
+    assert [bad for bad in avoid if bad in _prose(body)] == ["智能体"]
+
+
+def test_the_renderings_taken_from_the_source_articles_are_spelled_as_they_spell_them():
+    """The articles are beside the checkout (``../shared/seeds``) on a course author's machine; a
+    clone without them checks the table's form only (the test above)."""
+    if not SEEDS.is_dir():
+        pytest.skip("the source articles (../shared/seeds) are not beside this checkout")
+    seeds = "\n".join(p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt")))
+    missing = [
+        f"{english}: {e['zh']!r}"
+        for english, e in _terms().items()
+        if e.get("seed") and e["zh"] not in seeds
+    ]
+    assert not missing, f"marked as the articles' rendering, but not in them: {missing}"
