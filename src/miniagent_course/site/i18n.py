@@ -30,6 +30,9 @@ _FRONT = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 _TRANSLATES = re.compile(r"^translates:\s*['\"]?([0-9a-f]{16})['\"]?\s*$", re.M)
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^(#{1,6})\s")
+# Python-Markdown makes a heading of a line that starts with "#", space or not, a list item's too
+# ("- #8204 was..." is an <h1> inside the list): such lines must match the English one for one.
+_HASH_LINE = re.compile(r"^\s*(?:[-*+]\s+|\d+\.\s+)?#{1,6}[^#\s]")
 _ADMONITION = re.compile(r"^\s*(!!!|\?\?\?\+?)\s+([\w-]+)")
 _TABS = re.compile(r"^\s*===\s")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
@@ -138,6 +141,9 @@ def structure(text: str) -> dict[str, object]:
     return {
         "code blocks": fences(text),
         "headings (levels)": [len(m.group(1)) for line in prose if (m := _HEADING.match(line))],
+        "lines starting with # (headings to Markdown)": sum(
+            map(bool, map(_HASH_LINE.match, prose))
+        ),
         "admonitions": [m.group(1, 2) for line in prose if (m := _ADMONITION.match(line))],
         "tabs": sum(1 for line in prose if _TABS.match(line)),
         "citations": Counter(cites),

@@ -66,6 +66,7 @@ def test_a_changed_english_page_fails_until_the_twin_is_stamped(pair):
         ("`_are_more_steps_needed` (l.620) |", "`_are_more_steps_needed` (l.620) | x |", "tables"),
         ("??? question", "!!! question", "admonitions"),
         ("](../glossary.md#node)", "](../glossary.md#edge-conditional-edge)", "link targets"),
+        ("\n打个比方", "\n#1 打个比方", "lines starting with"),  # Markdown: an <h1>
     ],
 )
 def test_a_twin_that_changes_what_it_must_keep_fails(pair, old, new, what):
