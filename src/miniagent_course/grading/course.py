@@ -121,11 +121,12 @@ class Course:
     kits: str = ""  # the folder of the day kits, relative to root (course.toml)
 
     def exercise(self, exercise_id: str) -> Exercise:
-        """The exercise a learner names: ``day05``, ``day5``, ``05`` and ``5`` are the same."""
+        """The exercise a learner names: ``day05``, ``day5``, ``05`` and ``5`` are the same, and
+        so is its file, ``exercises/day05_prompt.py`` (what a message about the file shows)."""
         number = re.fullmatch(r"(?:day)?0*(\d+)", exercise_id.strip().lower())
         wanted = f"day{int(number.group(1)):02d}" if number else exercise_id
         for exercise in self.exercises:
-            if exercise.id == wanted:
+            if exercise.id == wanted or Path(exercise.file).as_posix() == Path(wanted).as_posix():
                 return exercise
         known = ", ".join(e.id for e in self.exercises)
         raise KeyError(say("course.unknown_exercise", day=exercise_id, known=known))

@@ -174,3 +174,13 @@ def test_short_test_names_drop_the_learner_id():
     assert short_name("kits/day01/graders/test_x.py::test_y[learner]") == "test_y"
     assert short_name("kits/day01/graders/test_x.py::test_y[learner-dict]") == "test_y[dict]"
     assert short_name("kits/day01/graders/test_x.py::test_y[reference]") == "test_y[reference]"
+
+
+def test_a_day_is_named_by_its_id_its_number_or_its_file():
+    """``miniagent reset exercises/day05_prompt.py`` works, as the missing-file message says."""
+    course = load_course()
+    day05 = course.exercise("day05")
+    assert course.exercise("5") is day05 and course.exercise("05") is day05
+    assert course.exercise(day05.file) is day05 and course.exercise(f"./{day05.file}") is day05
+    with pytest.raises(KeyError):
+        course.exercise("exercises/day05_elsewhere.py")
