@@ -313,30 +313,43 @@ def seal(day: Predictions, table: dict[Any, Any], impl: Any) -> Seal:
     return Seal(filled, len(cases), answered, reveal, first)
 
 
+def form_problems(
+    table: dict[Any, Any],
+    keys: Sequence[Any],
+    row_name: Callable[[Any], str],
+    problem: Callable[[Any, Any], str | None],
+) -> str:
+    """What keeps ``table`` from being whole, in one line ("" when nothing): keys missing, keys
+    that are not asked for, and the first entry not of its form (``problem(key, value)``)."""
+    problems = []
+    missing = [key for key in keys if key not in table]
+    unknown = [key for key in table if key not in keys]
+    if missing:
+        problems.append(say("judgment.missing", keys=missing))
+    if unknown:
+        problems.append(say("judgment.unknown", keys=unknown, cases=list(keys)))
+    shapes = (
+        say("judgment.shape", row=row_name(key), problem=found)
+        for key in keys
+        if key in table and (found := problem(key, table[key])) is not None
+    )
+    first_shape = next(shapes, None)  # one is enough to say what the form is
+    return "; ".join([*problems, first_shape] if first_shape else problems)
+
+
 def check_table(day: Predictions, table: dict[Any, Any], function: str) -> None:
     """One entry per case, each of the day's form; a table that is not answered says how full
     it is ("k of n filled") and that it is not graded yet."""
     cases = list(day.cases)
-    missing = [case for case in cases if case not in table]
-    unknown = [key for key in table if key not in cases]
-    problems = []
-    if missing:
-        problems.append(say("judgment.missing", keys=missing))
-    if unknown:
-        problems.append(say("judgment.unknown", keys=unknown, cases=cases))
-    shapes = [
-        say("judgment.shape", row=day.row_name(case), problem=problem)
-        for case in cases
-        if case in table and (problem := day.problem(table[case])) is not None
-    ]
-    if problems or shapes:
+    problems = form_problems(table, cases, day.row_name, lambda case, value: day.problem(value))
+    if problems:
         raise AssertionError(
             say(
                 "judgment.partial",
                 function=function,
                 filled=_filled(day, table),
                 total=len(cases),
-                problems="; ".join([*problems, *shapes[:1]]),
+                problems=problems,
             )
         )
 
@@ -527,19 +540,8 @@ def spot(judgment: Judgment, **declaration: Any) -> tuple[Test, Test]:
 
     def test_an_input_for_every_variant(impl: Any) -> None:
         table = _table(impl, function)
-        missing = [name for name in names if name not in table]
-        unknown = [key for key in table if key not in names]
-        problems = []
-        if missing:
-            problems.append(say("judgment.missing", keys=missing))
-        if unknown:
-            problems.append(say("judgment.unknown", keys=unknown, cases=names))
-        shapes = [
-            say("judgment.shape", row=day.row_name(name), problem=problem)
-            for name in names
-            if name in table and (problem := day.problem(table[name], name)) is not None
-        ]
-        if problems or shapes:
+        problems = form_problems(table, names, day.row_name, lambda n, v: day.problem(v, n))
+        if problems:
             filled = sum(1 for n in names if n in table and day.problem(table[n], n) is None)
             raise AssertionError(
                 say(
@@ -547,7 +549,7 @@ def spot(judgment: Judgment, **declaration: Any) -> tuple[Test, Test]:
                     function=function,
                     filled=filled,
                     total=len(names),
-                    problems="; ".join([*problems, *shapes[:1]]),
+                    problems=problems,
                 )
             )
 
