@@ -211,3 +211,38 @@ def test_the_renderings_taken_from_the_source_articles_are_spelled_as_they_spell
         if e.get("seed") and e["zh"] not in seeds
     ]
     assert not missing, f"marked as the articles' rendering, but not in them: {missing}"
+
+
+_CJK = "[\u3400-\u9fff\uff00-\uffef\u3000-\u303f“”‘’…—]"
+_BLOCK = re.compile(r"^\s*([-*+]\s|\d+\.\s|#|\||!!!|\?\?\?|===|<)")
+
+
+def _broken_between_characters(text: str) -> list[int]:
+    """Lines of prose that a line break splits between two 汉字: a browser shows that break as a
+    space in the middle of a Chinese sentence (English words need it; Chinese ones do not)."""
+    lines, found, fence = text.split("\n"), [], None
+    for number, (line, after) in enumerate(zip(lines, lines[1:], strict=False), start=1):
+        mark = re.match(r"^\s*(```+|~~~+)", line)
+        if fence is None and mark:
+            fence = mark.group(1)
+        elif fence is not None and line.strip().startswith(fence):
+            fence = None
+        elif (
+            fence is None
+            and re.search(_CJK + "$", line)
+            and re.match(r"^\s*" + _CJK, after)
+            and not _BLOCK.match(after)
+            and len(after) - len(after.lstrip()) >= len(line) - len(line.lstrip())
+        ):
+            found.append(number)
+    return found
+
+
+def test_no_chinese_sentence_is_broken_across_lines():
+    found = {
+        twin.relative_to(ROOT).as_posix(): lines
+        for _english, twin in i18n.twins(ROOT)
+        if twin.suffix == ".md" and (lines := _broken_between_characters(twin.read_text("utf-8")))
+    }
+    assert not found, f"join these lines (a break between 汉字 shows as a space): {found}"
+    assert _broken_between_characters("一句话在这里\n断开了。\n\n```\n代码里\n可以\n```") == [1]
