@@ -238,11 +238,19 @@ def _broken_between_characters(text: str) -> list[int]:
     return found
 
 
+def _prose_of(twin: Path) -> str:
+    """A page's text, or a notebook's markdown cells (each cell its own paragraph block)."""
+    if twin.suffix != ".ipynb":
+        return twin.read_text("utf-8")
+    cells = json.loads(twin.read_text("utf-8"))["cells"]
+    return "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
 def test_no_chinese_sentence_is_broken_across_lines():
     found = {
         twin.relative_to(ROOT).as_posix(): lines
         for _english, twin in i18n.twins(ROOT)
-        if twin.suffix == ".md" and (lines := _broken_between_characters(twin.read_text("utf-8")))
+        if (lines := _broken_between_characters(_prose_of(twin)))
     }
     assert not found, f"join these lines (a break between 汉字 shows as a space): {found}"
     assert _broken_between_characters("一句话在这里\n断开了。\n\n```\n代码里\n可以\n```") == [1]
