@@ -26,6 +26,7 @@ import importlib.util
 import inspect
 import json
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -45,6 +46,7 @@ from miniagent_course.grading.course import (
     import_target,
     load_course,
     pristine_stub,
+    pristine_stubs,
     stub_problems,
     stubbed_functions,
     todo_line,
@@ -53,7 +55,7 @@ from miniagent_course.grading.course import (
 from miniagent_course.grading.report import SEVERITY, WIDTH, fit, short_name
 from miniagent_course.grading.run import GradingRun, run_graders
 from miniagent_course.grading.sealed import FIRST_TRY, first_tries
-from miniagent_course.text import columns, pad, say
+from miniagent_course.text import columns, language, pad, say
 
 STATE_FILE = Path(".miniagent") / "state.json"
 STATUS_CACHE = Path(".miniagent") / "status.json"  # `miniagent list`'s day statuses, by content
@@ -112,8 +114,129 @@ def _lay_out_workspace(course: Course | None) -> None:
         print(say(key, count=len(created), folder="exercises/"))
 
 
+# --- help text wrapped by terminal columns ---------------------------------------------------------
+
+# A line never starts with a closing mark nor ends with an opening one (Chinese line breaking).
+_NO_LINE_START = frozenset("，。；：、！？）」』】》〉”’,.;:!?)]}")
+_NO_LINE_END = frozenset("（「『【《〈“‘([{")
+
+
+def _wide(text: str) -> bool:
+    """Does ``text`` hold a character two columns wide (a 汉字, full-width punctuation)?"""
+    return columns(text) != len(text)
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """``text`` cut where a line may break: ``(piece, space before it)``. A line breaks at a
+    space, and between two 汉字 or a 汉字 and a word, but not before a closing mark (``，`` ``）``)
+    nor after an opening one (``（``)."""
+    pieces: list[tuple[str, bool]] = []
+    current, space = "", False
+    for char in text:
+        if char.isspace():
+            if current:
+                pieces.append((current, space))
+                current = ""
+            space = True
+            continue
+        breaks = (
+            current
+            and (_wide(char) or _wide(current[-1]))
+            and char not in _NO_LINE_START
+            and current[-1] not in _NO_LINE_END
+        )
+        if breaks:
+            pieces.append((current, space))
+            current, space = "", False
+        current += char
+    if current:
+        pieces.append((current, space))
+    return pieces
+
+
+def wrap_columns(text: str, width: int) -> list[str]:
+    """``textwrap.wrap`` by terminal columns (a 汉字 takes two): lines of at most ``width``
+    columns; text without wide characters wraps exactly as ``textwrap.wrap``."""
+    if not _wide(text):
+        return textwrap.wrap(text, width)
+    width = max(width, 2)
+    lines: list[str] = []
+    line = ""
+    for piece, space in _pieces(text):
+        joined = f"{line} {piece}" if line and space else line + piece
+        if columns(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        while columns(piece) > width:  # a word longer than a line: cut it, as textwrap does
+            cut = piece[0]
+            while columns(piece[: len(cut) + 1]) <= width:
+                cut = piece[: len(cut) + 1]
+            lines.append(cut)
+            piece = piece[len(cut) :]
+        line = piece
+    if line:
+        lines.append(line)
+    return lines
+
+
+def fill_columns(text: str, width: int) -> str:
+    """``textwrap.fill`` by terminal columns (see ``wrap_columns``)."""
+    return "\n".join(wrap_columns(text, width))
+
+
+class ColumnsHelpFormatter(argparse.HelpFormatter):
+    """argparse's help, wrapped by terminal columns (``MINIAGENT_LANG=zh``: a 汉字 takes two, so
+    argparse's count of characters made lines twice too long); English wraps as before."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if not _wide(text):
+            return super()._split_lines(text, width)
+        return wrap_columns(self._whitespace_matcher.sub(" ", text).strip(), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if not _wide(text):
+            return super()._fill_text(text, width, indent)
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return "\n".join(indent + line for line in wrap_columns(text, width - len(indent)))
+
+
+class RawDescriptionColumnsHelpFormatter(ColumnsHelpFormatter):
+    """argparse's ``RawDescriptionHelpFormatter`` (the description and epilog keep their lines),
+    except that a line with wide characters too long for the terminal wraps, under its second
+    column (``NAME=<value>   what it is``) or its own indent."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        limit = self._width + 1  # argparse keeps two columns spare; a kept line may use one more
+        out = []
+        for line in text.splitlines(keepends=True):
+            body = line.rstrip("\n")
+            if not _wide(body) or columns(indent + body) <= limit:
+                out.append(indent + line)
+                continue
+            match = re.match(r"(\s*\S.*?\s{2,})(\S.*)", body) or re.match(r"(\s*)(.*)", body)
+            head, rest = match.group(1), match.group(2)
+            hang = " " * columns(indent + head)
+            wrapped = wrap_columns(rest, limit - len(hang)) or [""]
+            out.append(indent + head + wrapped[0] + "\n")
+            out.extend(hang + more + "\n" for more in wrapped[1:])
+            if not line.endswith("\n"):
+                out[-1] = out[-1][:-1]
+        return "".join(out)
+
+
+class HelpParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose help wraps by terminal columns; its subcommands' parsers are
+    ``HelpParser`` too (argparse makes them of the parent's class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", ColumnsHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="miniagent", description=say("cli.description"))
+    parser = HelpParser(prog="miniagent", description=say("cli.description"))
     parser.add_argument("--root", help=say("cli.help_root"))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("list", help=say("cli.help_list"))
@@ -139,9 +262,9 @@ def _parser() -> argparse.ArgumentParser:
     trace_parser = commands.add_parser(
         "trace",
         help=say("cli.help_trace"),
-        description=textwrap.fill(say("trace.description"), 79),
+        description=fill_columns(say("trace.description"), 79),
         epilog=say("trace.variables", timeout=DEFAULT_TIMEOUT, retries=DEFAULT_MAX_RETRIES),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionColumnsHelpFormatter,
     )
     trace_parser.add_argument(
         "--agent", choices=list(RENDERERS), default="react", help=say("cli.help_agent")
@@ -297,14 +420,20 @@ def _explain_failures(course: Course, exercise: Exercise, run: GradingRun, detai
 
 
 def lesson_address(exercise: Exercise, root: Path | None = None) -> str:
-    """Where the lesson is on the site ``miniagent open`` serves, and its file."""
-    page = Path(exercise.lesson).relative_to(SITE_DOCS).with_suffix(".html").as_posix()
+    """Where the lesson is on the site ``miniagent open`` serves, and its file; in the learner's
+    language when the lesson has a twin in it (``zh/days/x.html``, ``course/days/x.zh.md``)."""
+    lesson = Path(exercise.lesson)
+    page = lesson.relative_to(SITE_DOCS).with_suffix(".html").as_posix()
+    lang = language()
+    twin = lesson.with_name(f"{lesson.stem}.{lang}{lesson.suffix}")
+    if lang != "en" and root is not None and (root / twin).is_file():
+        page, lesson = f"{lang}/{page}", twin
     address = SITE_URL
     if root is not None and (root / SITE_ADDRESS).exists():  # `miniagent open` has served it
         from miniagent_course.site.serve import served_address  # http.server: only then
 
         address = served_address(root, SITE_URL)
-    return say("cli.lesson_address", url=f"{address}/{page}", file=exercise.lesson)
+    return say("cli.lesson_address", url=f"{address}/{page}", file=lesson.as_posix())
 
 
 def _next_exercise(course: Course, exercise: Exercise) -> Exercise | None:
@@ -334,7 +463,9 @@ def _graded_with_cache(course: Course, exercises: Sequence[Exercise] = ()) -> Gr
 
     Kept in ``.miniagent/status.json``; a day's entry is trusted only while its key (the content
     of the learner's file, its kit.toml and its graders) is unchanged. An entry holds the day's
-    status, its words and ``checks``: each grader test's worst outcome, by the test's name.
+    status, its words and ``checks``: each grader test's worst outcome, by the test's name. The
+    words are in the language they were graded in (``lang``): after a switch of ``MINIAGENT_LANG``
+    (or the locale) an entry in the other language is stale, so no list mixes two languages.
     """
     path = course.root / STATUS_CACHE
     try:
@@ -343,10 +474,13 @@ def _graded_with_cache(course: Course, exercises: Sequence[Exercise] = ()) -> Gr
         cache = {}
     wanted = list(exercises) or list(course.exercises)
     keys = {e.id: _day_key(course, e) for e in wanted}
+    lang = language()
     stale = [
         e
         for e in wanted
-        if cache.get(e.id, {}).get("key") != keys[e.id] or "checks" not in cache[e.id]
+        if cache.get(e.id, {}).get("key") != keys[e.id]
+        or cache[e.id].get("lang") != lang
+        or "checks" not in cache[e.id]
     ]
     if stale:
         run = _grade(course, stale)
@@ -354,6 +488,7 @@ def _graded_with_cache(course: Course, exercises: Sequence[Exercise] = ()) -> Gr
             if run.exitstatus != -1 and run.day_status(exercise) != "broken":
                 cache[exercise.id] = {
                     "key": keys[exercise.id],
+                    "lang": lang,
                     "status": run.day_status(exercise),
                     "text": run.day_text(exercise),
                     "held": run.status["learner"][exercise.id].get("held", ""),
@@ -599,8 +734,8 @@ def reset(course: Course, args: argparse.Namespace) -> int:
     if current == stub:
         print(say("cli.reset_nothing", file=exercise.file))
         return 0
-    if current is not None:
-        _back_up(course, path)
+    if current is not None and current not in pristine_stubs(course, exercise):
+        _back_up(course, path)  # (another language's stub holds nothing of yours to keep)
     path.write_text(stub, encoding="utf-8")
     print(say("cli.reset_done", file=exercise.file, day=exercise.id))
     return 0
@@ -640,7 +775,7 @@ def _undo_reset(course: Course, exercise: Exercise, current: str | None, stub: s
     if current == saved:
         print(say("cli.reset_undo_nothing", file=exercise.file, backup=shown))
         return 0
-    if current is not None and current != stub:
+    if current is not None and current not in pristine_stubs(course, exercise) | {stub}:
         _back_up(course, path)
     path.write_text(saved, encoding="utf-8")
     print(say("cli.reset_undone", file=exercise.file, backup=shown))

@@ -105,6 +105,9 @@ class Exercise:
     installers: tuple[tuple[str, str], ...] = ()  # (function, "module:install_function")
     data: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # kit.toml
     hint_checks: tuple[tuple[str, ...], ...] = ()  # per hint: the grader tests it helps with
+    # per grader test (its function's name): what it checks, in the learner's language when the
+    # kit translates it (``[zh.checks]``); empty in English, where the grader's own sentence says it
+    checks: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def solutions(self) -> str:
@@ -236,6 +239,7 @@ def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
         installers=tuple(mine.get("install", {}).items()),
         data=entry,
         hint_checks=tuple(_hint_checks(h) for h in entry.get("hints", [])),
+        checks=dict(translated.get("checks", {})),
     )
 
 
@@ -661,21 +665,38 @@ class PristineStubError(Exception):
     """The original stub of an exercise cannot be found."""
 
 
-def stub_path(course: Course, exercise: Exercise) -> Path | None:
-    """Where the pristine stub of ``exercise`` ships: its kit's ``stub.py``."""
-    return course.root / exercise.kit / "stub.py" if exercise.kit else None
+def stub_path(course: Course, exercise: Exercise, lang: str | None = None) -> Path | None:
+    """Where the pristine stub of ``exercise`` ships: its kit's ``stub.py``, or in the learner's
+    language its translated twin ``stub.<lang>.py`` (the same code, the contract in that
+    language) when the kit has one."""
+    if not exercise.kit:
+        return None
+    english = course.root / exercise.kit / "stub.py"
+    lang = language() if lang is None else lang
+    translated = english.with_name(f"stub.{lang}.py")
+    return translated if lang != "en" and translated.is_file() else english
 
 
-def pristine_stub(course: Course, exercise: Exercise) -> str:
+def pristine_stub(course: Course, exercise: Exercise, lang: str | None = None) -> str:
     """The exercise file as the course ships it, read from the stubs beside the tooling.
 
     Needs no git: a course downloaded as a zip restores its stubs the same way.
     """
-    path = stub_path(course, exercise)
+    path = stub_path(course, exercise, lang)
     if path is None or not path.is_file():
         stub = course.relative(path) if path else "(no kit)"
         raise PristineStubError(say("reset.no_stub", file=exercise.file, stub=stub))
     return path.read_text(encoding="utf-8")
+
+
+def pristine_stubs(course: Course, exercise: Exercise) -> set[str]:
+    """Every language's pristine stub of ``exercise`` (a file laid out in one language is still
+    pristine after the learner switches to another)."""
+    english = stub_path(course, exercise, "en")
+    if english is None:
+        return set()
+    paths = [english, *sorted(english.parent.glob("stub.*.py"))]
+    return {p.read_text(encoding="utf-8") for p in paths if p.is_file()}
 
 
 def ensure_workspace(course: Course) -> list[str]:

@@ -299,9 +299,13 @@ def explain(
     learner_file: Path,
     error: BaseException,
     last: LastCall | None,
+    check: str = "",
 ) -> str:
-    """The learner's report of one failed grader (a few lines, no internal objects)."""
+    """The learner's report of one failed grader (a few lines, no internal objects); ``check``,
+    what the grader checks in the learner's language when the kit translates it."""
     lines = [say("explain.header", day=day, test=test)]
+    if check:
+        lines.append(say("explain.check", text=check))
     grader_frames = _frames_in(error, grader)
     if grader_frames:
         frame = grader_frames[-1]

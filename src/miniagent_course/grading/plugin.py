@@ -525,6 +525,7 @@ class GradingSession:
             learner_file=self.course.root / exercise.file,
             error=error,
             last=self.last_calls.get((exercise.id, spec)),
+            check=exercise.checks.get(getattr(item, "originalname", item.name), ""),
         )
         if (exercise.id, spec) in self.explained:
             last = self.last_calls.get((exercise.id, spec))

@@ -10,6 +10,8 @@ What it does, in build order:
    ``days/dayNN-*.md`` and notebook ``notebooks/*.ipynb`` to their nav sections, and keys
    mkdocs-jupyter's cache on the miniagent source, so a change in ``src/`` re-executes the
    notebooks (``MINIAGENT_SITE_NOTEBOOKS=later``: not executed at all, see ``notebooks.py``).
+   A translated edition's search gets a jieba user dictionary written from the terms table
+   (``text/terms.<lang>.toml``), so each term's Chinese rendering stays one searchable word.
 2. ``on_files``: adds the notebooks (they live outside ``course/``) and the assets to the build;
    executes the notebooks missing from the cache side by side, a log line each.
 3. ``on_page_markdown``: remembers the page for messages; expands ``<!-- course-map -->``.
@@ -176,7 +178,6 @@ def _complete_nav(nav: list, docs: Path, project: Path, lang: str = DEFAULT_LANG
                 notebooks.append({_notebook_title(titled): uri})
 
 
-@event_priority(100)  # before the offline plugin, which adds a CDN shim unless one is listed
 def _quiet_jieba() -> None:
     """The search plugin cuts Chinese into words with jieba, which logs three lines to stderr as
     it loads its dictionary; a build's output keeps only what a reader of it needs."""
@@ -187,6 +188,53 @@ def _quiet_jieba() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
+# --- search: jieba keeps the course's terms whole ------------------------------------------------
+
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")  # two 汉字 or more
+# A term's weight in jieba's user dictionary: enough that no neighbouring character pulls a term
+# apart (运行时会 -> 运行/时会, 接管道 -> 接管/道 at jieba's own suggestion), checked on the pages.
+JIEBA_TERM_FREQ = 20000
+
+
+def jieba_terms(lang: str) -> list[str]:
+    """The Chinese renderings of the terms table (``text/terms.<lang>.toml``) that jieba must keep
+    as one word: each run of two 汉字 or more (``超步``, ``工具调用``; not ``agent``, not ``图``)."""
+    from miniagent_course.text import TEXT_DIR, tomllib
+
+    path = TEXT_DIR / f"terms.{lang}.toml"
+    if not path.is_file():
+        return []
+    table = tomllib.loads(path.read_text(encoding="utf-8")).get("terms", {})
+    words = (w for entry in table.values() for w in _HAN.findall(str(entry.get(lang, ""))))
+    return sorted(set(words))
+
+
+def jieba_user_dictionary(lang: str) -> str:
+    """The terms as a jieba user dictionary (``word freq`` a line, UTF-8)."""
+    return "".join(f"{word} {JIEBA_TERM_FREQ}\n" for word in jieba_terms(lang))
+
+
+def _write_jieba_dictionary(config, project: Path, lang: str) -> None:
+    """Write the user dictionary where the search plugin's ``jieba_dict_user`` names it
+    (``mkdocs.zh.yml``; relative to the project), from the terms table, before the search plugin
+    loads it: the dictionary is generated at every build, never a copy that drifts."""
+    search = config.plugins.get("material/search")
+    named = search.config.get("jieba_dict_user") if search is not None else None
+    if not named:
+        return
+    path = Path(named) if Path(named).is_absolute() else project / named
+    path.parent.mkdir(parents=True, exist_ok=True)
+    words = jieba_user_dictionary(lang)
+    if not path.is_file() or path.read_text(encoding="utf-8") != words:
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # another build may read it
+        partial.write_text(words, encoding="utf-8")
+        os.replace(partial, path)
+    search.config.jieba_dict_user = str(path)
+
+
+# Before the offline plugin, which adds a CDN shim unless one is listed, and before the search
+# plugin, which loads the jieba dictionary written here.
+@event_priority(100)
 def on_config(config):
     project = _project(config)
     state = site_fences.STATE
@@ -207,6 +255,7 @@ def on_config(config):
 
         config.mdx_configs.setdefault("toc", {})["slugify"] = slugify(case="lower")
         _quiet_jieba()
+        _write_jieba_dictionary(config, project, lang)
 
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:

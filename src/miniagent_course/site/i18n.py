@@ -4,10 +4,12 @@ A twin sits beside its English source with the language before the suffix:
 ``course/days/day00-welcome.zh.md``, ``notebooks/day00_welcome.zh.ipynb``. It records which
 version of the English it translates, the first 16 hex digits of the English file's SHA-256: a
 page in its front matter (``translates: 0123456789abcdef``), a notebook in its metadata
-(``"miniagent": {"translates": "..."}``). ``problems(english, twin)`` says how a twin is out of
+(``"miniagent": {"translates": "..."}``), a stub (``kits/dayNN/stub.zh.py``) in a last comment
+line (``# translates: ...``). ``problems(english, twin)`` says how a twin is out of
 step: the English changed since (the digest), or the two differ in what a translation must keep
 as it is -- code blocks, cited upstream lines, the numbers inside code, tables' shape, headings'
-structure, admonitions, link targets; for a notebook, its code cells.
+structure, admonitions, link targets; for a notebook, its code cells; for a stub, its code
+(docstrings aside), doctest lines and TODO markers.
 
 ``python -m miniagent_course.site.i18n stamp <twin>...`` records the current English digest once
 a translator has brought a twin up to date; ``python -m miniagent_course.site.i18n check`` lists
@@ -16,6 +18,7 @@ every problem of every twin (what ``tests/course/site/test_translations.py`` ass
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -39,6 +42,8 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_PY_TRANSLATES = re.compile(r"^# translates: ([0-9a-f]{16})\b.*$", re.M)
+KITS = Path("src/miniagent_course/kits")  # each kit's stub.py may have a stub.<lang>.py twin
 
 
 def digest(path: Path) -> str:
@@ -64,11 +69,17 @@ def twins(project: Path) -> list[tuple[Path, Path]]:
             pairs.append((source_of(found), found))
         for found in sorted((project / "notebooks").glob(f"*.{lang}.ipynb")):
             pairs.append((source_of(found), found))
+        for found in sorted((project / KITS).glob(f"*/stub.{lang}.py")):
+            pairs.append((source_of(found), found))
     return pairs
 
 
 def recorded(path: Path) -> str | None:
-    """The digest a twin records (front matter ``translates:``, notebook metadata)."""
+    """The digest a twin records (front matter ``translates:``, notebook metadata, a stub's
+    ``# translates:`` comment)."""
+    if path.suffix == ".py":
+        found = _PY_TRANSLATES.search(path.read_text(encoding="utf-8"))
+        return found.group(1) if found else None
     if path.suffix == ".ipynb":
         meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
         return meta.get("miniagent", {}).get("translates")
@@ -81,6 +92,14 @@ def stamp(path: Path) -> None:
     """Record the current digest of ``path``'s English source in ``path``."""
     value = digest(source_of(path))
     text = path.read_text(encoding="utf-8")
+    if path.suffix == ".py":  # a stub: one comment line at its end
+        line = f"# translates: {value} (the version of {source_of(path).name} this follows)"
+        if _PY_TRANSLATES.search(text):
+            text = _PY_TRANSLATES.sub(line, text)
+        else:
+            text = text.rstrip("\n") + f"\n\n\n{line}\n"
+        path.write_text(text, encoding="utf-8")
+        return
     if path.suffix == ".ipynb":
         node = json.loads(text)
         node.setdefault("metadata", {}).setdefault("miniagent", {})["translates"] = value
@@ -165,6 +184,30 @@ def _notebook_structure(path: Path) -> dict[str, object]:
     return {"cells (kinds)": kinds, "code cells": code, "headings (levels)": headings}
 
 
+def _stub_structure(path: Path) -> dict[str, object]:
+    """A stub's code without its docstrings (the contract, translated), its doctest lines and
+    the ``TODO(...)`` markers the learner edits at: all identical in every language."""
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    doctests = []
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                doctests += [
+                    line.strip()
+                    for line in value.value.splitlines()
+                    if line.strip().startswith((">>>", "... "))
+                ]
+                body[0] = ast.Expr(ast.Constant("(docstring)"))
+    return {
+        "code (docstrings aside)": ast.dump(tree),
+        "doctest lines": doctests,
+        "TODO markers": re.findall(r"TODO\(\w+\)", text),
+    }
+
+
 def problems(english: Path, translated: Path) -> list[str]:
     """How ``translated`` is out of step with ``english``; empty when it is in step."""
     name = translated.name
@@ -181,6 +224,8 @@ def problems(english: Path, translated: Path) -> list[str]:
         )
     if english.suffix == ".ipynb":
         ours, theirs = _notebook_structure(english), _notebook_structure(translated)
+    elif english.suffix == ".py":
+        ours, theirs = _stub_structure(english), _stub_structure(translated)
     else:
         ours = structure(english.read_text(encoding="utf-8"))
         theirs = structure(translated.read_text(encoding="utf-8"))

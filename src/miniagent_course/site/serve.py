@@ -5,14 +5,21 @@
 1. finds the repository (the folder with ``mkdocs.yml``),
 2. installs the two browser assets once with ``npm ci`` if Node.js is there and they are missing
    (Mermaid for diagrams, the iframe-worker shim for search from ``file://``),
-3. runs ``mkdocs build --strict`` into ``site/`` (printing a line per notebook executed, and a
-   "still building" line after 8 s of silence) and, if it fails, prints the reason,
+3. runs ``mkdocs build --strict`` of the English edition into ``site/`` (printing a line per
+   notebook executed, and a "still building" line after 8 s of silence) and, if it fails, prints
+   the reason,
 4. serves ``site/`` on ``http://127.0.0.1:8000`` (``--port``), opens a browser and prints the
-   ``file://`` address too. With ``CI=true`` or ``--no-serve`` it stops after the build.
+   ``file://`` address too, then builds each translated edition (``mkdocs.zh.yml``) behind it into
+   ``.cache/site-next-zh``, which becomes ``site/zh/`` when it is complete: the English site is
+   browsable while the Chinese one builds, and each says when it is in. With ``CI=true`` or
+   ``--no-serve`` it stops after one build of every edition (the hooks build ``zh/`` at its end).
+   ``MINIAGENT_SITE_EDITIONS=en`` builds the English edition only.
 
 The first time (no executed notebooks in the cache yet) step 3 builds the pages without running
-the notebooks, step 4 serves them at once, and a second build runs the notebooks (side by side, a
-line each) into ``.cache/site-next``, which then replaces ``site/`` under the running server.
+the notebooks, step 4 serves them at once and builds the translated pages, and a second build runs
+the notebooks (side by side, a line each) into ``.cache/site-next``, which then replaces ``site/``
+under the running server (the translated pages move along); each translated edition then gets
+the outputs the same way.
 
 Returns the process exit code (0 = built, and served until Ctrl+C).
 """
@@ -31,6 +38,7 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Sequence
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -76,8 +84,31 @@ def ensure_assets(project: Path) -> None:
 HEARTBEAT = 8.0  # seconds of silence before a "still building" line
 
 
-def build_command(site_dir: Path) -> list[str]:
-    return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+def build_command(site_dir: Path, lang: str | None = None) -> list[str]:
+    """``mkdocs build --strict`` into ``site_dir``: of ``mkdocs.yml``, or of the translated
+    edition ``mkdocs.<lang>.yml`` (the site directory stays the last argument)."""
+    config = ["--config-file", f"mkdocs.{lang}.yml"] if lang else []
+    return [
+        sys.executable, "-m", "mkdocs", "build", "--strict", *config, "--site-dir", str(site_dir)
+    ]  # fmt: skip
+
+
+EDITIONS_ENV = "MINIAGENT_SITE_EDITIONS"  # hooks.EDITIONS_ENV ("en": the English edition only)
+TRANSLATED = ("zh",)  # hooks.EDITIONS: the translated editions, built into site/<lang>/
+
+
+def editions(project: Path) -> list[str]:
+    """The translated editions ``miniagent open`` builds after the English one: those with a
+    ``mkdocs.<lang>.yml`` that ``MINIAGENT_SITE_EDITIONS`` (when set) names."""
+    wanted = os.environ.get(EDITIONS_ENV, ",".join(TRANSLATED)).split(",")
+    return [
+        lang for lang in TRANSLATED if lang in wanted and (project / f"mkdocs.{lang}.yml").is_file()
+    ]
+
+
+def _english_only(**extra: str) -> dict[str, str]:
+    """The environment of a build of the English edition alone (the others follow it)."""
+    return _build_env(**{EDITIONS_ENV: "en", **extra})
 
 
 def _run_build(command: list[str], project: Path, env: dict[str, str]) -> tuple[int, str]:
@@ -207,14 +238,18 @@ def served_address(project: Path, default: str) -> str:
         return default
 
 
-def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="miniagent open", description=site_say("open.usage"))
+def _parser() -> argparse.ArgumentParser:
+    from miniagent_course.cli import HelpParser  # help wrapped by columns, as `miniagent`'s
+
+    parser = HelpParser(prog="miniagent open", description=site_say("open.usage"))
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--no-serve", action="store_true", help="build only")
-    parser.add_argument(
-        "--no-browser", action="store_true", help="serve, but do not open a browser"
-    )
-    return parser.parse_args(argv)
+    parser.add_argument("--no-serve", action="store_true", help=site_say("open.help_no_serve"))
+    parser.add_argument("--no-browser", action="store_true", help=site_say("open.help_no_browser"))
+    return parser
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    return _parser().parse_args(argv)
 
 
 def open_course(argv: list[str] | None = None) -> int:
@@ -236,41 +271,114 @@ def open_course(argv: list[str] | None = None) -> int:
     if not ready:
         total = len(site_notebooks.notebooks(project))
         print(site_say("open.notebooks_missing", total=total), flush=True)
-    if not serve or ready:  # one build, notebooks included
+    if not serve:  # one build of every edition, notebooks included: nothing to browse meanwhile
         print(site_say("open.building"), flush=True)
         if not build(project, site_dir):
             return 1
         print(site_say("open.file_url", file_url=(site_dir / "index.html").as_uri()))
-        if not serve:
-            print(site_say("open.ci_no_serve"))
-            return 0
-        return _serve(project, _Folder(site_dir), args)
-    # the pages first, served at once; the notebooks run behind them
-    print(site_say("open.building_pages"), flush=True)
-    if not build(project, site_dir, _build_env(**{site_notebooks.LATER_ENV: "later"})):
-        return 1
+        print(site_say("open.ci_no_serve"))
+        return 0
+    translated = editions(project)
     folder = _Folder(site_dir)
-    finisher = threading.Thread(target=_finish, args=(project, folder), daemon=True)
+    if ready:  # the English edition, served at once; the translated ones build behind it
+        print(site_say("open.building_english" if translated else "open.building"), flush=True)
+        if not _build_english(project, site_dir, translated):
+            return 1
+        print(site_say("open.file_url", file_url=(site_dir / "index.html").as_uri()))
+        follow = threading.Thread(
+            target=build_editions, args=(project, folder, translated), daemon=True
+        )
+        return _serve(project, folder, args, then=follow if translated else None)
+    # the English pages first, served at once; the translated pages and the notebooks run behind
+    print(site_say("open.building_pages"), flush=True)
+    if not _build_english(project, site_dir, translated, **{site_notebooks.LATER_ENV: "later"}):
+        return 1
+    finisher = threading.Thread(target=_finish, args=(project, folder, translated), daemon=True)
     return _serve(project, folder, args, then=finisher)
 
 
-def _finish(project: Path, folder: _Folder) -> None:
-    """Build the whole site beside the one being served, then serve it from ``site/``."""
+def _build_english(project: Path, site_dir: Path, translated: list[str], **extra: str) -> bool:
+    """Build the English edition alone into ``site_dir``. mkdocs empties the folder first: the
+    translated editions an earlier ``miniagent open`` left in it are set aside and put back, so
+    they stay served until their new build replaces them."""
+    kept = []
+    for lang in translated:
+        if (site_dir / lang).is_dir():
+            aside = project / ".cache" / f"site-kept-{lang}"
+            shutil.rmtree(aside, ignore_errors=True)
+            aside.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(site_dir / lang), str(aside))
+            kept.append((site_dir / lang, aside))
+    built = build(project, site_dir, _english_only(**extra))
+    for place, aside in kept:
+        if site_dir.is_dir() and not place.exists():
+            shutil.move(str(aside), str(place))
+        shutil.rmtree(aside, ignore_errors=True)
+    return built
+
+
+def _replace(target: Path, fresh: Path) -> None:
+    """Put the finished build ``fresh`` in the place of ``target`` (two renames: the server finds
+    one or the other, never a half-written folder)."""
+    old = fresh.with_name(fresh.name + "-old")
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        target.rename(old)
+    shutil.move(str(fresh), str(target))
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def build_editions(
+    project: Path, folder: _Folder, langs: Sequence[str], outputs: bool = True, again: bool = False
+) -> bool:
+    """Build each translated edition beside the served site, then serve it as ``<site>/<lang>/``
+    (``outputs=False``: its pages, notebooks without outputs; ``again``: the build that adds the
+    outputs to pages served already). A line as each starts and ends; False if one failed."""
+    extra = {} if outputs else {site_notebooks.LATER_ENV: "later"}
+    stage = "edition_outputs" if again else "edition"
+    built = True
+    for lang in langs:
+        edition = site_say(f"editions.{lang}")
+        print(site_say(f"open.{stage}_building", edition=edition, folder=f"{lang}/"), flush=True)
+        started = time.monotonic()
+        fresh = project / ".cache" / f"site-next-{lang}"
+        shutil.rmtree(fresh, ignore_errors=True)
+        code, log = _run_build(build_command(fresh, lang), project, _build_env(**extra))
+        if code != 0:
+            print(site_say("open.edition_failed", edition=edition), file=sys.stderr)
+            print(build_failure_summary(log), file=sys.stderr)
+            built = False
+            continue
+        _replace(folder.path / lang, fresh)
+        seconds = time.monotonic() - started
+        print(site_say(f"open.{stage}_ready", edition=edition, seconds=seconds), flush=True)
+    return built
+
+
+def _finish(project: Path, folder: _Folder, translated: Sequence[str] = ()) -> None:
+    """Behind the English pages being served: the translated pages, then the English site with
+    the notebooks' outputs (built beside it, then served from ``site/``), then the translated
+    editions with their outputs."""
+    translated = [lang for lang in translated if build_editions(project, folder, [lang], False)]
     print(site_say("open.outputs_building"), flush=True)
     started = time.monotonic()
     site_dir = folder.path
     fresh = project / ".cache" / "site-next"
     shutil.rmtree(fresh, ignore_errors=True)
-    code, log = _run_build(build_command(fresh), project, _build_env())
+    code, log = _run_build(build_command(fresh), project, _english_only())
     if code != 0:
         print(site_say("open.outputs_failed"), file=sys.stderr)
         print(build_failure_summary(log), file=sys.stderr)
         return
+    for lang in translated:  # the translated pages stay served until their outputs come
+        if (site_dir / lang).is_dir() and not (fresh / lang).exists():
+            shutil.move(str(site_dir / lang), str(fresh / lang))
     folder.path = fresh  # serve the new site while site/ is replaced
     shutil.rmtree(site_dir, ignore_errors=True)
     shutil.move(str(fresh), str(site_dir))
     folder.path = site_dir
     print(site_say("open.outputs_ready", seconds=time.monotonic() - started), flush=True)
+    build_editions(project, folder, translated, again=True)
 
 
 def _serve(

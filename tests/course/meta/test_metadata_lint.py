@@ -124,7 +124,7 @@ def test_graded_functions_point_at_real_reference_code(course):
 # Kinds whose Think function has no answer of its own to hide: "grader" grades the learner's tests
 # (the reference's are instructor/reference_tests.py), "extend" a policy by its contract.
 NO_ANSWER_KINDS = {"grader", "extend"}
-LEARNER_SIDE = ("kit.toml", "stub.py", "cases.py", "graders/*.py")
+LEARNER_SIDE = ("kit.toml", "stub.py", "stub.*.py", "cases.py", "graders/*.py")
 
 
 def _think_function(exercise):
@@ -295,7 +295,7 @@ def test_stubs_have_a_todo_at_the_edit_point_and_no_solution_code(course):
 
 
 KIT_FILES = re.compile(
-    r"(__init__\.py|kit\.toml|stub\.py|cases\.py|variants\.py|graders/test_\w+\.py"
+    r"(__init__\.py|kit\.toml|stub(\.zh)?\.py|cases\.py|variants\.py|graders/test_\w+\.py"
     r"|instructor/(answers\.py|reference_tests\.py|recorded\.json|test_\w+\.py"
     r"|mutants/\w+\.(patch|py)|solutions/\w+\.py))"
 )

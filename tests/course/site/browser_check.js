@@ -32,8 +32,6 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
 const SEARCH = { word: 'adapter', page: 'days/day00-welcome.html' };
 // The same in each translated edition (zh/, mkdocs.zh.yml), searched from its own home page: a
 // word jieba cuts out of the page's Chinese at build time.
-const ZH_SAMPLE = new Set(['zh/index.html', 'zh/map.html', 'zh/days/day00-welcome.html', 'zh/days/day09-remaining-steps.html',
-  'zh/notebooks/day00_welcome.html', 'zh/glossary.html']);
 const EDITION_SEARCHES = [{ home: 'zh/index.html', word: '插头', page: 'zh/days/day00-welcome.html' }];
 const SHOTS = [['welcome', 'index.html'], ['lesson', 'days/day00-welcome.html'],
   ['hooks', 'days/day13-create-agent.html'], ['capstone', 'days/day15-capstone.html'],
@@ -49,7 +47,7 @@ const MIN_LABEL_PX = 12;
 const BOX_DRAWING = '[\\u2500-\\u259f]';
 
 function args() {
-  const out = { site: 'site', base: null, shots: null, chromium: '/usr/bin/chromium', pages: null, search: 'yes' };
+  const out = { site: 'site', base: null, shots: null, chromium: '/usr/bin/chromium', pages: null, search: 'yes', full: 'no' };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
   if (!out.base) throw new Error('--base http://127.0.0.1:PORT is required');
@@ -233,7 +231,9 @@ async function legibility(page, opts) {
     }
 
     // 3. identifiers (inline code) break at a space, "-", "/", "." or "_", never between two letters
+    // (Chinese text breaks between any two characters: a break next to 汉字 is not a split word)
     const wordChar = /[\p{L}\p{N}]/u;
+    const han = /\p{Script=Han}/u;
     for (const el of column.querySelectorAll('code')) {
       if (el.closest('pre') || el.getClientRects().length < 2) continue;
       const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -247,7 +247,8 @@ async function legibility(page, opts) {
           const r = range.getClientRects()[0];
           if (!r || !r.height) continue;
           const ch = node.data[i];
-          if (prev && r.top > prev.top + r.height / 2 && wordChar.test(prev.ch) && wordChar.test(ch)) {
+          if (prev && r.top > prev.top + r.height / 2 && wordChar.test(prev.ch) && wordChar.test(ch)
+              && !han.test(prev.ch) && !han.test(ch)) {
             const text = el.textContent;
             found.push(`identifier split inside a word: \`${text.slice(0, prev.at + 1)}\` / \`${text.slice(prev.at + 1)}\``);
           }
@@ -350,11 +351,7 @@ async function eachAtOnce(items, fn) {
 
 async function main() {
   const opt = args();
-  // The Chinese edition's pages share their code blocks, tables and assets with their English
-  // twins (the structure test proves it), so the per-page passes take a sample of them: every
-  // kind of page, and a long lesson; the build's hook and site-check.sh's grep check every page's
-  // HTML for outside loads. (The whole zh/ tree doubles this check's time: CI must stay short.)
-  let list = pages(opt.site).filter((p) => !p.startsWith('zh/') || ZH_SAMPLE.has(p));
+  let list = pages(opt.site); // both editions: English, and zh/
   if (opt.pages) {
     const wanted = opt.pages.split(',');
     list = list.filter((p) => wanted.includes(p));
@@ -367,9 +364,21 @@ async function main() {
   let diagramCount = 0;
   let measured = 0; // code blocks, tables and notebook cells the overflow check looked at
 
-  // 1. every page over http://127.0.0.1
+  // 1. every page over http://127.0.0.1, visited once: at the desktop width in the light palette,
+  // then resized to each phone width and switched to its palette (as a reader's own palette choice
+  // does: the body's data-md-color-* attributes, captured from a first visit in that palette).
+  const palettes = {};
+  for (const [, scheme] of NARROW) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+    const page = await ctx.newPage();
+    await page.goto(`${opt.base}/${list[0]}`, { waitUntil: 'load' });
+    palettes[scheme] = await page.evaluate(() => Object.fromEntries([...document.body.attributes]
+      .filter((a) => a.name.startsWith('data-md-color-')).map((a) => [a.name, a.value])));
+    await ctx.close();
+  }
   const local = (url) => url.startsWith(opt.base + '/');
   const notes = [];
+  const narrow = NARROW.map(() => []);
   await eachAtOnce(list, async (rel, index) => {
     const found = [];
     const page = await context.newPage();
@@ -388,7 +397,13 @@ async function main() {
     wide.found.forEach((o) => found.push(`1280px: ${o}`));
     const hard = await legibility(page, { titles: true });
     hard.forEach((o) => found.push(`1280px: ${o}`));
-    await page.waitForTimeout(300); // late requests (fonts, lazy scripts)
+    // 1b. the same page at phone widths: nothing may run past the column there either
+    for (const [n, [width, scheme]] of NARROW.entries()) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate((attrs) => { for (const [k, v] of Object.entries(attrs)) document.body.setAttribute(k, v); }, palettes[scheme]);
+      await page.setViewportSize({ width, height: 800 });
+      narrow[n][index] = [rel, (await overflows(page)).found.concat(await legibility(page))];
+    }
     seen.outside.forEach((u) => found.push(`request leaves the machine: ${u}`));
     seen.httpErrors.forEach((e) => found.push(`local request failed: ${e}`));
     seen.scriptErrors.forEach((e) => found.push(`script error: ${e}`));
@@ -399,29 +414,8 @@ async function main() {
     found.forEach((what) => fail(rel, what));
     console.log(line);
   }
-
-  // 1b. every page again at phone widths: nothing may run past the column there either
-  const notebook = list.find((p) => p.startsWith('notebooks/') && p !== 'notebooks/index.html');
-  const shots = notebook ? [...SHOTS, ['notebook', notebook]] : SHOTS;
-  for (const [width, scheme] of NARROW) {
-    const ctx = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
-    await openShadowRoots(ctx);
-    const narrow = [];
-    await eachAtOnce(list, async (rel, index) => {
-      const page = await ctx.newPage();
-      await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
-      await diagrams(page, read(opt.site, rel));
-      const found = (await overflows(page)).found.concat(await legibility(page));
-      narrow[index] = [rel, found];
-      const shot = shots.find(([, r]) => r === rel);
-      if (opt.shots && shot) {
-        fs.mkdirSync(opt.shots, { recursive: true });
-        await page.screenshot({ path: path.join(opt.shots, `${shot[0]}-${scheme}-${width}.png`) });
-      }
-      await page.close();
-    });
-    for (const [rel, found] of narrow) found.forEach((o) => fail(rel, `${width}px ${scheme}: ${o}`));
-    await ctx.close();
+  for (const [n, [width, scheme]] of NARROW.entries()) {
+    for (const [rel, found] of narrow[n]) found.forEach((o) => fail(rel, `${width}px ${scheme}: ${o}`));
     console.log(`${width}px (${scheme} palette): ${list.length} pages checked for overflow`);
   }
 
@@ -460,8 +454,22 @@ async function main() {
   }
 
   // 4. screenshots, light and dark (the palette follows prefers-color-scheme on a first visit)
+  const notebook = list.find((p) => p.startsWith('notebooks/') && p !== 'notebooks/index.html');
+  const shots = notebook ? [...SHOTS, ['notebook', notebook]] : SHOTS;
   if (opt.shots) {
     fs.mkdirSync(opt.shots, { recursive: true });
+    for (const [width, scheme] of NARROW) {
+      const ctx = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
+      await openShadowRoots(ctx);
+      await eachAtOnce(shots.filter(([, r]) => list.includes(r)), async ([name, rel]) => {
+        const page = await ctx.newPage();
+        await page.goto(`${opt.base}/${rel}`, { waitUntil: 'load' });
+        await diagrams(page, read(opt.site, rel));
+        await page.screenshot({ path: path.join(opt.shots, `${name}-${scheme}-${width}.png`) });
+        await page.close();
+      });
+      await ctx.close();
+    }
     for (const scheme of ['light', 'dark']) {
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
       for (const [name, rel] of shots.filter(([, r]) => list.includes(r))) {
@@ -470,7 +478,7 @@ async function main() {
         await diagrams(page, read(opt.site, rel));
         (await overflows(page)).found.forEach((o) => fail(rel, `1280px ${scheme}: ${o}`));
         await page.screenshot({ path: path.join(opt.shots, `${name}-${scheme}.png`) });
-        await page.screenshot({ path: path.join(opt.shots, `${name}-${scheme}-full.png`), fullPage: true });
+        if (opt.full === 'yes') await page.screenshot({ path: path.join(opt.shots, `${name}-${scheme}-full.png`), fullPage: true });
         await page.close();
       }
       await ctx.close();

@@ -16,7 +16,8 @@ A day page states both numbers in its "where" line::
     about 70 minutes: reading 25, notebook and exercise 45
 
 and ``test_page_budget.py`` proves that ``reading`` is the method's and that the total is the sum.
-A page's core path is at most ``CORE_WORDS_MAX`` words.
+A page's core path is at most ``CORE_WORDS_MAX`` words; a translated Chinese page's (``zh/``) at
+most ``CORE_HAN_MAX`` 汉字, on the same path.
 
 Command line (after a build): ``python tests/course/site/page_budget.py site/`` prints each day
 page's core words, code lines and minutes.
@@ -31,6 +32,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 CORE_WORDS_MAX = 1800
+CORE_HAN_MAX = 3000  # a translated (zh/) day page's core path, counted in 汉字 (issue #23)
 WORDS_PER_MINUTE = 200
 CODE_LINES_PER_MINUTE = 10
 ROUND_TO = 5  # minutes
@@ -42,6 +44,7 @@ ARTICLE = re.compile(r'<article class="md-content__inner[^"]*">(.*)</article>', 
 DAY_PAGE = re.compile(r"days/day\d\d-[\w-]+\.html$")
 
 _WORD = re.compile(r"\w")
+_HAN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff]")
 # elements whose start tag always has an end tag in mkdocs output, tracked on a stack
 _TRACKED = {"pre", "code", "details", "summary", "script", "style", "svg", "a", "div", "table"}
 
@@ -77,10 +80,12 @@ class _Reader(HTMLParser):
             role = "summary"  # visible: the one line of a collapsed block that is read
         elif tag in ("pre", "code", "script", "style", "svg"):
             role = "code" if tag in ("pre", "code") else "hidden"
-            if tag == "pre" and ("mermaid" in classes or self._skipping("linenos")):
-                role = "diagram" if "mermaid" in classes else "linenos"
+            if tag == "pre" and ("mermaid" in classes or self._skipping("linenos", "diagram")):
+                role = "linenos" if self._skipping("linenos") else "diagram"
         elif tag == "a" and "headerlink" in classes:
             role = "hidden"
+        elif tag == "div" and "ma-diagram" in classes:
+            role = "diagram"  # a diagram, or its text fallback and notice when Node was missing
         elif tag == "div" and "linenodiv" in classes:
             role = "linenos"
         elif tag == "div" and "tabbed-content" in classes:
@@ -131,6 +136,11 @@ def _read(html: str) -> _Reader:
 def core_words(html: str) -> int:
     """Words of prose on the page's core path (see the module's docstring)."""
     return len(_read(html).words)
+
+
+def core_han(html: str) -> int:
+    """汉字 on the page's core path (the same path as :func:`core_words`): a Chinese page's size."""
+    return sum(len(_HAN.findall(word)) for word in _read(html).words)
 
 
 def code_lines(html: str) -> int:
@@ -187,7 +197,18 @@ def report(site: Path) -> list[str]:
     return lines
 
 
+def report_han(site: Path) -> list[str]:
+    """The translated edition's day pages (``zh/days``): 汉字 on each core path."""
+    lines = [f"{'page':36} {'汉字':>4}"]
+    for name, html in day_pages(site / "zh").items():
+        han = core_han(html)
+        over = "  << over budget" if han > CORE_HAN_MAX else ""
+        lines.append(f"zh/{name:33} {han:>6}{over}")
+    return lines
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit("usage: python tests/course/site/page_budget.py SITE_DIR")
-    print("\n".join(report(Path(sys.argv[1]))))
+    site = Path(sys.argv[1])
+    print("\n".join(report(site) + ([""] + report_han(site) if (site / "zh").is_dir() else [])))

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 from page_budget import (  # this folder is on sys.path: pytest's rootdir-relative import
+    CORE_HAN_MAX,
     CORE_WORDS_MAX,
+    core_han,
     code_lines,
     core_words,
     day_pages,
@@ -49,6 +51,16 @@ def test_code_lines_count_the_first_tab_and_skip_line_numbers_and_diagrams():
     assert core_words(html) == 2  # a second tab's prose still counts: it is not collapsed
 
 
+def test_a_diagram_counts_nothing_even_as_its_text_fallback():
+    fallback = (
+        '<div class="ma-diagram"><div class="admonition info"><p class="admonition-title">Diagram'
+        " shown as text</p><p>The bundled renderer is missing.</p></div>"
+        '<pre class="ma-diagram-text"><code>graph TD;\nA --&gt; B\n</code></pre></div>'
+    )
+    html = _page(f"<p>one two</p>{fallback}")
+    assert (core_words(html), code_lines(html)) == (2, 0)
+
+
 def test_the_method_rounds_reading_up_to_five_minutes():
     assert reading_minutes(0, 0) == 5
     assert reading_minutes(1000, 0) == 5  # 5.0 minutes
@@ -76,6 +88,21 @@ def test_every_day_page_core_path_fits_the_budget(days):
         f"core path over {CORE_WORDS_MAX} words (move detail into '??? note \"Going deeper: ...\"'"
         f" blocks; `python tests/course/site/page_budget.py SITE` lists every page): {over}"
     )
+
+
+@pytest.mark.timeout(600)
+def test_every_chinese_day_page_core_path_fits_its_budget_in_han(built_site, days):
+    chinese = day_pages(built_site / "zh")
+    assert sorted(chinese) == sorted(days)  # every day page has its built twin
+    sizes = {name: core_han(html) for name, html in chinese.items()}
+    over = {name: han for name, han in sizes.items() if han > CORE_HAN_MAX}
+    assert not over, f"core path over {CORE_HAN_MAX} 汉字 (the Chinese edition's budget): {over}"
+    assert min(sizes.values()) > 1000  # counted: 汉字 on the core path, not zero
+
+
+def test_han_are_counted_on_the_core_path_only():
+    html = _page("<p>中文 words 汉字。</p><details><summary>深入</summary><p>不算这些字</p></details>")
+    assert core_han(html) == 6  # 中文, 汉字, and the visible summary line 深入
 
 
 @pytest.mark.timeout(600)

@@ -19,7 +19,12 @@ pytest.importorskip("mkdocs")
 pytest.importorskip("material")
 pytest.importorskip("mkdocs_jupyter")
 
-from miniagent_course.site.hooks import EXTERNAL_LOAD, MERMAID_JS, SHIM_JS  # noqa: E402
+from miniagent_course.site.hooks import (  # noqa: E402
+    EXTERNAL_LOAD,
+    MERMAID_JS,
+    SHIM_JS,
+    jieba_terms,
+)
 from miniagent_course.site.upstream import _dist_files  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -116,6 +121,36 @@ def check_chinese(site: Path, html: dict[str, str]) -> None:
     words = re.compile(index["config"]["separator"])
     hits = {d["location"].split("#")[0] for d in index["docs"] if "插头" in words.split(d["text"])}
     assert hits == {LESSON}, hits
+    check_terms_whole(index)
+
+
+def _cuts(field: str) -> tuple[str, set[int]]:
+    """``field`` without jieba's cuts (zero-width spaces), and where they were in it."""
+    plain, cuts = "", set()
+    for char in field:
+        if char == "\u200b":
+            cuts.add(len(plain))
+        else:
+            plain += char
+    return plain, cuts
+
+
+def check_terms_whole(index: dict) -> None:
+    """jieba kept every term of the terms table (text/terms.zh.toml) as one word wherever the
+    Chinese index holds it: no cut (a zero-width space) inside an occurrence, unless it overlaps
+    another term kept whole (超步数: 超步 and 步数 cannot both be one word)."""
+    terms = jieba_terms("zh")
+    tokens: set[str] = set()
+    for doc in index["docs"]:
+        for field in (doc["title"], doc["text"]):
+            plain, cuts = _cuts(field)
+            tokens.update(field.split("\u200b"))
+            found = [m.span() for term in terms for m in re.finditer(term, plain)]
+            whole = [(a, b) for a, b in found if not cuts & set(range(a + 1, b))]
+            for a, b in set(found) - set(whole):
+                overlaps = any(a < d and c < b for c, d in whole)
+                assert overlaps, f"{doc['location']}: {plain[a:b]} cut in {field[:80]!r}"
+    assert {"超步", "中间件", "工具调用"} <= tokens
 
 
 @pytest.mark.timeout(600)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 import sys
 import threading
@@ -101,6 +102,7 @@ def test_every_open_message_formats():
     fields = dict(
         seconds=1.0, site_dir="site", file_url="file:///x", url="http://127.0.0.1:8000",
         port=8000, new_port=8001, first=8000, last=8019, total=16, line="notebook 1 of 16",
+        edition=site_say("editions.zh"), folder="zh/",
     )  # fmt: skip
     for key in catalog("site")["open"]:
         assert site_say(f"open.{key}", **fields)
@@ -166,6 +168,132 @@ def test_a_first_open_serves_the_pages_then_swaps_in_the_executed_site(
     assert site_say("open.notebooks_missing", total=1) in out
     assert site_say("open.building_pages") in out
     assert "Notebook outputs are in" in out
+
+
+def _course_with_editions(tmp_path, monkeypatch, ready: bool) -> tuple[Path, list]:
+    """A project with an English and a Chinese configuration, whose builds are recorded (in
+    ``events``) and faked: each writes an ``index.html`` naming its edition and its stage."""
+    project = tmp_path / "course"
+    (project / "notebooks").mkdir(parents=True)
+    (project / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    (project / "mkdocs.zh.yml").write_text("INHERIT: mkdocs.yml\n", encoding="utf-8")
+    (project / "notebooks/day00.ipynb").write_text("{}", encoding="utf-8")
+    monkeypatch.chdir(project)
+    for var in ("CI", site.EDITIONS_ENV, site_notebooks.LATER_ENV):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(site, "ensure_assets", lambda project: None)
+    monkeypatch.setattr(site, "find_project", lambda: project)
+    monkeypatch.setattr(site_notebooks, "all_executed", lambda *a: ready)
+    events: list = []
+
+    def stage(env):
+        return "pages" if env.get(site_notebooks.LATER_ENV) == "later" else "outputs"
+
+    def fake_build(project, site_dir, env=None):  # the English edition, into site/
+        env = env or {}
+        events.append(("en", stage(env), env.get(site.EDITIONS_ENV)))
+        shutil.rmtree(site_dir, ignore_errors=True)  # as mkdocs empties its site_dir
+        site_dir.mkdir(parents=True)
+        (site_dir / "index.html").write_text(f"en {stage(env)}", encoding="utf-8")
+        return True
+
+    def fake_run(command, project, env):  # a build behind the server, into a fresh folder
+        lang = "zh" if "mkdocs.zh.yml" in command else "en"
+        events.append((lang, stage(env), env.get(site.EDITIONS_ENV)))
+        fresh = Path(command[-1])
+        fresh.mkdir(parents=True)
+        (fresh / "index.html").write_text(f"{lang} {stage(env)}", encoding="utf-8")
+        return 0, ""
+
+    monkeypatch.setattr(site, "build", fake_build)
+    monkeypatch.setattr(site, "_run_build", fake_run)
+    return project, events
+
+
+def _read(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def test_open_serves_the_english_edition_then_builds_the_chinese_one(tmp_path, monkeypatch, capsys):
+    project, events = _course_with_editions(tmp_path, monkeypatch, ready=True)
+    old = project / "site" / "zh"  # an earlier `miniagent open`'s Chinese edition
+    old.mkdir(parents=True)
+    (old / "index.html").write_text("zh earlier", encoding="utf-8")
+    seen = {}
+
+    def fake_serve(project, folder, args, then=None):
+        events.append("serving")
+        seen["en"] = _read(folder.path / "index.html")
+        seen["zh while building"] = _read(folder.path / "zh" / "index.html")
+        then.run()  # what the thread does while the server runs
+        seen["zh"] = _read(folder.path / "zh" / "index.html")
+        return 0
+
+    monkeypatch.setattr(site, "_serve", fake_serve)
+    assert site.open_course(["--no-browser"]) == 0
+    # English alone (MINIAGENT_SITE_EDITIONS=en), served, and only then the Chinese edition
+    assert events == [("en", "outputs", "en"), "serving", ("zh", "outputs", None)]
+    assert seen == {"en": "en outputs", "zh while building": "zh earlier", "zh": "zh outputs"}
+    out = capsys.readouterr().out
+    chinese = site_say("editions.zh")
+    lines = [
+        site_say("open.building_english"),
+        site_say("open.edition_building", edition=chinese, folder="zh/"),
+        site_say("open.edition_ready", edition=chinese, seconds=0).split("(")[0],
+    ]
+    at = [out.index(line) for line in lines]
+    assert at == sorted(at), out
+
+
+def test_a_first_open_serves_english_pages_then_chinese_pages_then_the_outputs(
+    tmp_path, monkeypatch, capsys
+):
+    project, events = _course_with_editions(tmp_path, monkeypatch, ready=False)
+    seen = []
+
+    def fake_serve(project, folder, args, then=None):
+        seen.append((_read(folder.path / "index.html"), _read(folder.path / "zh/index.html")))
+        then.run()
+        seen.append((_read(folder.path / "index.html"), _read(folder.path / "zh/index.html")))
+        return 0
+
+    monkeypatch.setattr(site, "_serve", fake_serve)
+    assert site.open_course(["--no-browser"]) == 0
+    assert events == [
+        ("en", "pages", "en"),  # served at once
+        ("zh", "pages", None),  # behind it: the Chinese pages
+        ("en", "outputs", "en"),  # the notebooks run, English swapped in (zh/ kept)
+        ("zh", "outputs", None),  # the Chinese edition with the same outputs
+    ]
+    assert seen == [("en pages", None), ("en outputs", "zh outputs")]
+    out = capsys.readouterr().out
+    chinese = site_say("editions.zh")
+    lines = [
+        site_say("open.building_pages"),
+        site_say("open.edition_building", edition=chinese, folder="zh/"),
+        site_say("open.outputs_building"),
+        site_say("open.edition_outputs_building", edition=chinese, folder="zh/"),
+    ]
+    at = [out.index(line) for line in lines]
+    assert at == sorted(at), out
+
+
+def test_open_knows_the_editions_the_hooks_build():
+    from miniagent_course.site import hooks
+
+    assert site.TRANSLATED == hooks.EDITIONS and site.EDITIONS_ENV == hooks.EDITIONS_ENV
+    assert site.build_command(Path("x"), "zh")[-4:] == [
+        "--config-file", "mkdocs.zh.yml", "--site-dir", "x"
+    ]  # fmt: skip
+
+
+def test_english_only_skips_the_chinese_edition(tmp_path, monkeypatch):
+    project, events = _course_with_editions(tmp_path, monkeypatch, ready=True)
+    monkeypatch.setenv(site.EDITIONS_ENV, "en")
+    monkeypatch.setattr(site, "_serve", lambda project, folder, args, then=None: then)
+    assert site.open_course(["--no-browser"]) is None  # nothing follows the English build
+    assert events == [("en", "outputs", "en")]
+    assert site.editions(project) == []
 
 
 def test_the_cache_marker_says_every_notebook_ran_until_a_notebook_changes(tmp_path, monkeypatch):

@@ -250,7 +250,8 @@ def test_no_chinese_sentence_is_broken_across_lines():
     found = {
         twin.relative_to(ROOT).as_posix(): lines
         for _english, twin in i18n.twins(ROOT)
-        if (lines := _broken_between_characters(_prose_of(twin)))
+        if twin.suffix != ".py"  # a stub is read in an editor: a break there shows as nothing
+        and (lines := _broken_between_characters(_prose_of(twin)))
     }
     assert not found, f"join these lines (a break between 汉字 shows as a space): {found}"
     assert _broken_between_characters("一句话在这里\n断开了。\n\n```\n代码里\n可以\n```") == [1]
