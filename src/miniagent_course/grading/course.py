@@ -83,6 +83,10 @@ class Judgment:
     title: str
     function: str = ""
     catch: int = 0
+    # a predict/read part's real outcome in the learner's language ([zh.judgment]): templates of
+    # ``str.format`` with ``actual``, in place of the graders' own ``gave`` and ``raised``
+    gave: str = ""
+    raised: str = ""
     reference: str = ""
     read: str = ""
 

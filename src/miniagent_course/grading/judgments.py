@@ -121,6 +121,9 @@ def judgment_graders(
     judgment = exercise.judgment
     if judgment is None:
         raise UnknownKind(say("judgment.none", day=exercise.id, known=", ".join(KINDS)))
+    for told in ("gave", "raised"):  # a real outcome told in the learner's language ([zh.judgment])
+        if getattr(judgment, told, "") and told in declaration:
+            declaration[told] = getattr(judgment, told)
     return kind(judgment.kind, exercise.id).graders(judgment, **declaration)
 
 

@@ -69,6 +69,8 @@ def twins(project: Path) -> list[tuple[Path, Path]]:
             pairs.append((source_of(found), found))
         for found in sorted((project / "notebooks").glob(f"*.{lang}.ipynb")):
             pairs.append((source_of(found), found))
+        for found in sorted((project / "exercises").glob(f"*.{lang}.md")):
+            pairs.append((source_of(found), found))
         for found in sorted((project / KITS).glob(f"*/stub.{lang}.py")):
             pairs.append((source_of(found), found))
     return pairs

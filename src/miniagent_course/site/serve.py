@@ -239,7 +239,7 @@ def served_address(project: Path, default: str) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from miniagent_course.cli import HelpParser  # help wrapped by columns, as `miniagent`'s
+    from miniagent_course.text.helpformat import HelpParser  # wrapped by columns, as `miniagent`'s
 
     parser = HelpParser(prog="miniagent open", description=site_say("open.usage"))
     parser.add_argument("--port", type=int, default=8000)

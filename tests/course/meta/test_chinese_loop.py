@@ -306,6 +306,9 @@ def test_a_sealed_day_shows_no_real_outcome_in_chinese_and_records_the_first_try
     assert first_try(course.root, SEALED).right == 0
     later = _miniagent(course, "check", SEALED).stdout  # the record is older: outcomes show
     assert day.shown(later), later
+    # ...told in Chinese: the kit's [zh.judgment] templates, not the graders' English ones
+    told = course.exercise(SEALED).judgment
+    assert told.gave and told.gave.split("{")[0] in later and "the model saw" not in later, later
 
 
 def test_reset_in_chinese_lays_out_the_chinese_stub_and_backs_up_only_the_learners_work(fresh):

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from miniagent_course import cli
-from miniagent_course.text import columns
+from miniagent_course.text import columns, helpformat
 
 
 def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
@@ -50,8 +50,8 @@ def test_the_english_help_is_argparse_own(monkeypatch):
     monkeypatch.setenv("MINIAGENT_LANG", "en")
     monkeypatch.setenv("COLUMNS", "80")
     stock = {
-        cli.ColumnsHelpFormatter: argparse.HelpFormatter,
-        cli.RawDescriptionColumnsHelpFormatter: argparse.RawDescriptionHelpFormatter,
+        helpformat.ColumnsHelpFormatter: argparse.HelpFormatter,
+        helpformat.RawDescriptionColumnsHelpFormatter: argparse.RawDescriptionHelpFormatter,
     }
     for parser in _every_parser():
         ours = parser.format_help()
@@ -61,11 +61,13 @@ def test_the_english_help_is_argparse_own(monkeypatch):
 
 def test_wrapping_by_columns():
     text = "评分方案（日子、分值、可见性、时间限制）；默认：课程目录里的 classroom.toml，没有就用默认值"
-    lines = cli.wrap_columns(text, 20)
+    lines = helpformat.wrap_columns(text, 20)
     assert all(columns(line) <= 20 for line in lines)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # nothing lost
     assert not any(line[0] in "，。；：、）" or line[-1] == "（" for line in lines)
     english = "re-grade each time you save an exercise file (Ctrl+C stops)"
-    assert cli.wrap_columns(english, 20) == textwrap.wrap(english, 20)
-    assert cli.wrap_columns("超长的" * 4, 7) == ["超长的"] * 4  # 6 columns a line: 7 holds no 4th
-    assert cli.wrap_columns("见 " + "x" * 12, 5) == ["见", "xxxxx", "xxxxx", "xx"]
+    assert helpformat.wrap_columns(english, 20) == textwrap.wrap(english, 20)
+    assert (
+        helpformat.wrap_columns("超长的" * 4, 7) == ["超长的"] * 4
+    )  # 6 columns a line: 7 holds no 4th
+    assert helpformat.wrap_columns("见 " + "x" * 12, 5) == ["见", "xxxxx", "xxxxx", "xx"]
