@@ -20,8 +20,9 @@ upstream's), the one banner line that names the model and the URL (the key is ne
 a failure told in two lines, what went wrong and the fix (``--traceback`` or
 ``MINIAGENT_TRACEBACK=1`` adds the traceback, with the key blanked out).
 
-All wording is in ``TEXT`` below (``MINIAGENT_LANG=zh`` picks a translation once one is added;
-missing keys fall back to English).
+All wording is in ``TEXT`` below: English, and Simplified Chinese (``MINIAGENT_LANG=zh``, or a
+Chinese locale such as ``LANG=zh_CN.UTF-8``, as for the course tooling); a missing key falls back
+to English. Lines wrap by terminal columns, a 汉字 taking two.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import argparse
 import os
 import sys
 import textwrap
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -48,6 +50,7 @@ TEXT: dict[str, dict[str, str]] = {
         # the printed trace
         "title": "miniagent demo: the ReAct loop, round by round",
         "question_label": "Question",
+        "question_line": "{label}: {question}",
         "round": "Round {n}",
         "model_sees": "model sees   {n} message(s)",
         "model_said": "model said   {text}",
@@ -56,6 +59,7 @@ TEXT: dict[str, dict[str, str]] = {
         "tool_result": "tool result  {name} -> {content}",
         "no_calls": "no tool calls: the loop ends here",
         "final": "Final answer",
+        "final_line": "{label}:",
         "state": "State after the run: {n} messages ({types})",
         "loop": "The path through the graph: {path}",
         # --agent create_agent
@@ -123,16 +127,189 @@ TEXT: dict[str, dict[str, str]] = {
         "lists what each error means.",
         "real_more": "Full traceback: --traceback or MINIAGENT_TRACEBACK=1.",
     },
+    "zh": {
+        # the story (tool names and argument names stay: they are code)
+        "question": "埃菲尔铁塔在哪里？那里现在天气怎么样？",
+        "landmark": "埃菲尔铁塔",
+        "city": "巴黎",
+        "forecast": "晴，21 °C",
+        "say_1": "我得先知道埃菲尔铁塔在哪个城市。",
+        "say_2": "它在巴黎。现在我来查一下那里的天气。",
+        "answer": "埃菲尔铁塔在巴黎，那里现在天气晴朗，气温 21 °C。",
+        "find_city_doc": "返回某个著名地标所在的城市。",
+        "check_weather_doc": "返回某个城市当前的天气。",
+        # the printed trace: the labels fill 13 columns, as the English ones (a 汉字 takes two)
+        "title": "miniagent 演示：ReAct 循环，一轮一轮地看",
+        "question_label": "问题",
+        "question_line": "{label}：{question}",
+        "round": "第 {n} 轮",
+        "model_sees": "模型看到     {n} 条消息",
+        "model_said": "模型说       {text}",
+        "model_silent": "模型说       （什么也没说，只有工具调用）",
+        "tool_call": "工具调用     {call}",
+        "tool_result": "工具结果     {name} -> {content}",
+        "no_calls": "没有工具调用：循环到此结束",
+        "final": "最终回答",
+        "final_line": "{label}：",
+        "state": "运行结束后的状态：{n} 条消息（{types}）",
+        "loop": "在图中走过的路径：{path}",
+        # --agent create_agent
+        "agent_help": "由哪个 agent 来演这段故事：react（create_react_agent，默认）或 "
+        "create_agent（带中间件的 create_agent）",
+        "mw_title": "miniagent 演示：带中间件的 create_agent，一个节点一个节点地看",
+        "mw_stack": "中间件：{names}（before 钩子按这个顺序运行，after 钩子顺序相反）",
+        "mw_nodes": "图的节点：{nodes}",
+        "mw_node": "[{node}]",
+        "mw_no_update": "没有更新状态：继续",
+        "mw_set": "设置 {channel} = {value}",
+        "log_before_agent": "日志 before_agent：运行开始时有 {n} 条消息",
+        "log_before_model": "日志 before_model：模型将看到 {n} 条消息",
+        "log_wrap_model_in": "日志 wrap_model_call：-> handler（即模型，绑定了 {n} 个工具）",
+        "log_wrap_model_out": "日志 wrap_model_call：<- {n} 个工具调用",
+        "log_after_model": "日志 after_model：状态里现在有 {n} 条消息",
+        "log_wrap_tool": "日志 wrap_tool_call：{name} -> handler",
+        "log_after_agent": "日志 after_agent：运行结束时有 {n} 条消息",
+        # --help (help_traceback and help_variables: as [trace] of the course's cli.zh.toml)
+        "help_description": "看 agent 的循环一轮一轮地转：一个脚本化的模型用两次工具调用回答一个"
+        "问题，每一轮都打印出来。离线运行，不需要 key：只有 MINIAGENT_MODEL 指定了真实模型时，"
+        "才会由它来演。",
+        "help_traceback": "真实模型出错时也打印完整的 traceback（key 已抹去）；"
+        "MINIAGENT_TRACEBACK=1 同此",
+        "help_variables": """真实模型（可选；任何 OpenAI 兼容端点均可）：
+  MINIAGENT_MODEL=openai:<model>   演这段故事的模型（不设置：脚本化的假模型）
+  OPENAI_BASE_URL=<url>            端点，如 http://localhost:11434/v1（Ollama）；
+                                   不设置：https://api.openai.com/v1
+  OPENAI_API_KEY=<key>             端点要求的 key（本地服务器随便填个值即可）；
+                                   绝不会打印出来
+  MINIAGENT_TIMEOUT=<seconds>      一个请求最多等多少秒（默认 {timeout:g}）
+  MINIAGENT_MAX_RETRIES=<n>        请求超时或连不上时的重试次数
+                                   （收到 429 或 5xx 时也重试；默认 {retries}）
+  MINIAGENT_TRACEBACK=1            出错时也打印完整的 traceback（同 --traceback）""",
+        # a real model: as the [model] table of the course's cli.zh.toml (a test keeps them equal)
+        "real_banner": "真实模型 {model}，位于 {url}（key 已隐藏；超时 {timeout:g} 秒，"
+        "最多重试 {retries} 次）",
+        "real_bad_timeout": "{var} 必须是大于 0 的秒数，不能是 {value!r}（不设置它就用默认值 "
+        "{default}）。",
+        "real_bad_retries": "{var} 必须是 0 或更大的整数，不能是 {value!r}（不设置它就用默认值 "
+        "{default}）。",
+        "real_bad_name": "MINIAGENT_MODEL={name}: {error}",
+        "real_no_key": "{url} 上的模型 {model} 没有 API key：OPENAI_API_KEY 没有设置。",
+        "real_no_key_fix": "把它设成你的端点要求的 key；本地服务器（Ollama、vLLM、llama.cpp）"
+        "接受任意占位值：export OPENAI_API_KEY=local",
+        "real_auth": "{url} 拒绝了模型 {model} 的 key（{status}: {detail}）。",
+        "real_auth_fix": "检查 OPENAI_API_KEY：它必须是这个端点接受的 key，而 OPENAI_BASE_URL "
+        "必须是这个 key 所属的端点。",
+        "real_forbidden": "{url} 不允许这个 key 使用模型 {model}（{status}: {detail}）。",
+        "real_forbidden_fix": "换一个有权使用这个模型的 key，或者在 MINIAGENT_MODEL "
+        "里指定另一个模型。",
+        "real_not_found": "{url} 上没有模型 {model}（{status}: {detail}）。",
+        "real_not_found_fix": "检查 MINIAGENT_MODEL 里的模型名（GET {url}/models "
+        "会列出服务器上的模型），并确认 OPENAI_BASE_URL 以 /v1 结尾。",
+        "real_connection": "无法连接 {url}（模型 {model}）：那里没有任何服务响应。",
+        "real_connection_fix": "启动你的服务器，或者改正 OPENAI_BASE_URL（Ollama："
+        "http://localhost:11434/v1；vLLM、llama.cpp：你启动它时用的端口）。",
+        "real_timeout": "{url} 上的模型 {model} 在 {timeout:g} 秒内没有响应（尝试了 {attempts} "
+        "次）。",
+        "real_timeout_fix": "服务器是不是太忙，或者还在加载模型？用 MINIAGENT_TIMEOUT=<seconds> "
+        "放宽时限（以及 MINIAGENT_MAX_RETRIES=<n>）。",
+        "real_other": "{url} 上的模型 {model} 出错：{kind}: {detail}",
+        "real_other_fix": "服务器的消息说明了原因；Day 15 的“端点出错时”列出了每种错误的含义。",
+        "real_more": "完整的 traceback：--traceback 或 MINIAGENT_TRACEBACK=1。",
+    },
 }
 
 WIDTH = 100
 
 
+def language() -> str:
+    """The learner's language, as the course tooling picks it (``miniagent_course.text``, which
+    this module may not import): ``MINIAGENT_LANG`` when set, else the locale's (``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG``: ``zh_CN.UTF-8`` gives ``zh``), else ``en``."""
+    chosen = os.environ.get("MINIAGENT_LANG", "").strip().lower()
+    if chosen:
+        return chosen
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:  # the first one set decides, as for gettext
+            locale = value.split(".")[0].split("@")[0]
+            return "zh" if locale in ("zh_CN", "zh_SG", "zh_Hans", "zh") else "en"
+    return "en"
+
+
 def t(key: str, **kwargs: Any) -> str:
     """The text for ``key`` in the learner's language, formatted with ``kwargs``."""
-    lang = os.environ.get("MINIAGENT_LANG", "en") or "en"
-    text = TEXT.get(lang, {}).get(key, TEXT["en"][key])
+    text = TEXT.get(language(), {}).get(key, TEXT["en"][key])
     return text.format(**kwargs) if kwargs else text
+
+
+# ---- lines by terminal columns: a 汉字 takes two -------------------------------------------------
+
+# A line never starts with a closing mark nor ends with an opening one (Chinese line breaking).
+_NO_LINE_START = frozenset("，。；：、！？）」』】》〉”’,.;:!?)]}")
+_NO_LINE_END = frozenset("（「『【《〈“‘([{")
+
+
+def _is_wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in "WF"
+
+
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: two for a wide character (汉字, full-width
+    punctuation), none for a combining mark, one otherwise."""
+    return sum(0 if unicodedata.combining(c) else 2 if _is_wide(c) else 1 for c in text)
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """``text`` cut where a line may break, as ``(space before it, piece)``: at a space, and
+    between two 汉字 or a 汉字 and a word, but not before a closing mark nor after an opening one."""
+    pieces: list[tuple[str, str]] = []
+    space, current = "", ""
+    for char in text:
+        if char.isspace():
+            if current:
+                pieces.append((space, current))
+                space, current = "", ""
+            space += " "  # a tab or a newline counts as one space, as textwrap counts them
+            continue
+        if (
+            current
+            and (_is_wide(char) or _is_wide(current[-1]))
+            and char not in _NO_LINE_START
+            and current[-1] not in _NO_LINE_END
+        ):
+            pieces.append((space, current))
+            space, current = "", ""
+        current += char
+    if current:
+        pieces.append((space, current))
+    return pieces
+
+
+def wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
+    """``textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=hang)`` by terminal
+    columns; text without wide characters wraps exactly as ``textwrap`` wraps it."""
+    if columns(text) == len(text):
+        return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=hang)
+    lines: list[str] = []
+    line, empty = indent, True
+    for space, piece in _pieces(text):
+        joined = line + piece if empty else line + space + piece  # a line starts with no space
+        if columns(joined) <= width:
+            line, empty = joined, False
+            continue
+        if not empty:
+            lines.append(line)
+            line = hang
+        while piece and columns(line + piece) > width:  # a word longer than a line: cut it
+            cut = 1
+            while cut < len(piece) and columns(line + piece[: cut + 1]) <= width:
+                cut += 1
+            lines.append(line + piece[:cut])
+            line, piece = hang, piece[cut:]
+        line, empty = line + piece, not piece
+    if not empty:
+        lines.append(line)
+    return lines
 
 
 def _story_tools() -> list[Any]:
@@ -183,9 +360,7 @@ def build_agent(model: Any = None) -> Any:
 
 def _line(label: str, indent: int = 4) -> list[str]:
     """``label`` wrapped to the page width; continuation lines align after the label column."""
-    return textwrap.wrap(
-        label, WIDTH, initial_indent=" " * indent, subsequent_indent=" " * (indent + 13)
-    )
+    return wrap(label, WIDTH, indent=" " * indent, hang=" " * (indent + 13))
 
 
 def _format_call(call: dict[str, Any]) -> str:
@@ -196,8 +371,8 @@ def _format_call(call: dict[str, Any]) -> str:
 def render(model: Any = None, config: dict[str, Any] | None = None) -> str:
     """The whole trace as one string (``main`` prints it); ``config`` goes to ``stream``."""
     agent, model = build_agent(model)
-    out = [t("title"), "=" * len(t("title")), ""]
-    out += textwrap.wrap(f"{t('question_label')}: {t('question')}", WIDTH)
+    out = [t("title"), "=" * columns(t("title")), ""]
+    out += wrap(t("question_line", label=t("question_label"), question=t("question")), WIDTH)
     nodes: list[str] = []
     state: dict[str, Any] = {}
     inputs = {"messages": [("user", t("question"))]}
@@ -218,7 +393,7 @@ def render(model: Any = None, config: dict[str, Any] | None = None) -> str:
 def _summary(state: dict[str, Any]) -> list[str]:
     """The final answer and what the state holds after the run."""
     final = state["messages"][-1].content
-    out = ["", f"{t('final')}:"] + _line(final, indent=2)
+    out = ["", t("final_line", label=t("final"))] + _line(final, indent=2)
     types = ", ".join(m.type for m in state["messages"])
     return out + ["", t("state", n=len(state["messages"]), types=types)]
 
@@ -292,12 +467,12 @@ def build_middleware_agent(model: Any = None) -> tuple[Any, Any, list[str]]:
 def render_create_agent(model: Any = None, config: dict[str, Any] | None = None) -> str:
     """The ``create_agent`` run node by node, with the log lines each node's hooks wrote."""
     agent, model, log = build_middleware_agent(model)
-    out = [t("mw_title"), "=" * len(t("mw_title")), ""]
-    out += textwrap.wrap(f"{t('question_label')}: {t('question')}", WIDTH)
+    out = [t("mw_title"), "=" * columns(t("mw_title")), ""]
+    out += wrap(t("question_line", label=t("question_label"), question=t("question")), WIDTH)
     stack = f"ModelCallLimitMiddleware(run_limit={RUN_LIMIT}), LogMiddleware"  # list order
-    out += textwrap.wrap(t("mw_stack", names=stack), WIDTH)
+    out += wrap(t("mw_stack", names=stack), WIDTH)
     nodes = ", ".join(n for n in agent.nodes if n != "__start__")
-    out += textwrap.wrap(t("mw_nodes", nodes=nodes), WIDTH, subsequent_indent="    ")
+    out += wrap(t("mw_nodes", nodes=nodes), WIDTH, hang="    ")
     state: dict[str, Any] = {}
     inputs = {"messages": [("user", t("question"))]}
     for mode, chunk in agent.stream(inputs, config, stream_mode=["updates", "values"]):
@@ -539,12 +714,21 @@ def named_model() -> Any:
     return build_real_model(name)
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's, except that an option's help with 汉字 wraps by terminal columns."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if columns(text) == len(text):
+            return super()._split_lines(text, width)
+        return wrap(" ".join(text.split()), width)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m miniagent.demo",
-        description=textwrap.fill(t("help_description"), 79),
+        description="\n".join(wrap(t("help_description"), 79)),
         epilog=t("help_variables", timeout=DEFAULT_TIMEOUT, retries=DEFAULT_MAX_RETRIES),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument("--agent", choices=list(RENDERERS), default="react", help=t("agent_help"))
     parser.add_argument("--traceback", action="store_true", help=t("help_traceback"))

@@ -17,6 +17,9 @@ A notebook imports what it needs in one line and gets on with the lesson::
 * ``your_table(day)`` grades your ``predictions()`` as ``pytest`` does (sealed: your first
   answered table is recorded before any real outcome is shown); ``after_your_table(day)`` is
   True once it has shown them, for the sections that run cases of the table.
+
+Every line these helpers print or return is in the ``[lab]`` table of the ``cli`` catalogue
+(``MINIAGENT_LANG=zh``: in Chinese).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from miniagent_course.grading.course import ExerciseLoadError, Implementation, l
 from miniagent_course.grading.judgments import after_your_table as after_your_table
 from miniagent_course.grading.judgments import your_table as your_table
 from miniagent_course.sides import mini, upstream
+from miniagent_course.text import say
 from miniagent_course.todo import NotStarted
 
 MINI = mini()
@@ -47,17 +51,19 @@ def on_both(experiment: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     _COMPARED.append(results[0] == results[1])
     if results[0] == results[1]:
         return results[0]
-    return f"miniagent: {results[0]}  |  langgraph: {results[1]}"
+    return say("lab.both", mini=results[0], up=results[1])
 
 
 def agreement() -> None:
     """One line: did upstream give the same results as miniagent in the runs above?"""
     if UP is None:
-        print('(langgraph is not installed: to compare, pip install -e ".[upstream]")')
+        print(say("lab.no_upstream"))
     elif _COMPARED:
         same, runs = sum(_COMPARED), len(_COMPARED)
-        verdict = "the same" if same == runs else f"DIFFERENT in {runs - same} of the"
-        print(f"(langgraph, same code: {verdict} results in {runs} run(s) above)")
+        if same == runs:
+            print(say("lab.agreement_same", runs=runs))
+        else:
+            print(say("lab.agreement_different", n=runs - same, runs=runs))
     _COMPARED.clear()
 
 
@@ -77,7 +83,7 @@ def yours(day: str) -> Implementation | None:
     except ExerciseLoadError as error:
         print(str(error).splitlines()[0])
     except NotStarted:
-        print(f"{day} is not started yet: write your code, save, and run this cell again.")
+        print(say("lab.not_started", day=day))
     return None
 
 
@@ -86,7 +92,7 @@ def try_yours(call: Callable[[], Any]) -> Any:
     try:
         return call()
     except NotStarted as error:
-        return f"not started yet ({error.exercise})"
+        return say("lab.try_not_started", day=error.exercise)
     except Exception as error:
         lines = str(error).splitlines()
         return f"{type(error).__name__}: {lines[0] if lines else ''}"

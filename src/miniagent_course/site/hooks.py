@@ -597,6 +597,42 @@ def on_post_build(config) -> None:
         for lang in EDITIONS:
             if lang in wanted:
                 build_edition(config, lang)
+        built = {
+            "sources": sources_digest(_project(config)),
+            "editions": [DEFAULT_LANG, *(lang for lang in EDITIONS if lang in wanted)],
+        }
+        (Path(config.site_dir) / BUILD_STAMP).write_text(json.dumps(built), encoding="utf-8")
+
+
+BUILD_STAMP = ".miniagent-build.json"  # what a finished build was built from (sources_digest)
+# Everything a build reads from the checkout: the pages, the notebooks, the code the pages include
+# and the hooks that build them, the configurations.
+_SOURCES = ("course/**/*", "notebooks/*.ipynb", "src/**/*", "mkdocs*.yml", "pyproject.toml")
+
+
+def sources_digest(project: Path) -> str:
+    """A digest of every file a build reads (``_SOURCES``): equal digests, the same pages. Lets a
+    test reuse the site a build of this very checkout left (CI builds it first) instead of
+    building it again."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    files = {p for pattern in _SOURCES for p in project.glob(pattern) if p.is_file()}
+    for path in sorted(files):
+        if "__pycache__" in path.parts:
+            continue
+        digest.update(path.relative_to(project).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def built_from(site: Path, project: Path) -> list[str]:
+    """The editions of ``site`` when a build of ``project`` as it is now made it (else [])."""
+    try:
+        built = json.loads((site / BUILD_STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return built.get("editions", []) if built.get("sources") == sources_digest(project) else []
 
 
 def build_edition(config, lang: str) -> None:

@@ -2,6 +2,7 @@
 prints a ``create_agent`` run with middleware, node by node."""
 
 import os
+import string
 import subprocess
 import sys
 
@@ -85,6 +86,83 @@ def test_demo_text_falls_back_to_english(monkeypatch):
     monkeypatch.setitem(demo.TEXT, "xx", {"round": "R{n}"})
     assert demo.t("round", n=2) == "R2"
     assert demo.t("final") == "Final answer"
+
+
+# ---- the Simplified Chinese edition (issue #23) -------------------------------------------------
+
+
+def _fields(text: str) -> list[tuple[str, str, str | None]]:
+    """The placeholders of ``text``: name, format spec and conversion."""
+    return sorted((f, spec or "", conv) for _, f, spec, conv in string.Formatter().parse(text) if f)
+
+
+def test_chinese_text_has_the_english_keys_and_placeholders():
+    english, chinese = demo.TEXT["en"], demo.TEXT["zh"]
+    assert set(chinese) == set(english)
+    for key, text in english.items():
+        assert _fields(chinese[key]) == _fields(text), key
+
+
+def test_demo_speaks_chinese():
+    out = run_demo(env={**os.environ, "MINIAGENT_LANG": "zh", "MINIAGENT_MODEL": ""})
+    zh, en = demo.TEXT["zh"], demo.TEXT["en"]
+    lines = out.splitlines()
+    assert lines[:2] == [zh["title"], "=" * demo.columns(zh["title"])]  # a 汉字 takes two columns
+    assert [line for line in lines if line.startswith("第 ")] == ["第 1 轮", "第 2 轮", "第 3 轮"]
+    assert "    工具调用     find_city(landmark='埃菲尔铁塔')  [id call_1]" in lines
+    assert "    工具结果     check_weather -> 晴，21 °C" in lines
+    assert lines[lines.index("最终回答：") + 1].strip() == zh["answer"]
+    for key in ("title", "question", "landmark", "city", "say_1", "answer", "final", "no_calls"):
+        assert en[key] not in out, key
+    assert "Round " not in out and "model sees" not in out and "tool result" not in out
+    assert max(demo.columns(line) for line in lines) <= 100
+    assert lines[-1] == "HEAVY: []"
+
+
+def test_create_agent_demo_speaks_chinese_within_100_columns(monkeypatch):
+    monkeypatch.setenv("MINIAGENT_LANG", "zh")
+    out = demo.render_create_agent()
+    lines = out.splitlines()
+    assert lines[0] == demo.TEXT["zh"]["mw_title"]
+    assert nodes_run(lines)[:2] == [f"{LOG}.before_agent", f"{LIMIT}.before_model"]  # code names
+    assert "    日志 wrap_tool_call：find_city -> handler" in lines
+    assert "    设置 run_model_call_count = 3" in lines
+    assert "log  " not in out and "sets " not in out and "Middleware: " not in out
+    assert max(demo.columns(line) for line in lines) <= 100
+
+
+def test_chinese_text_wraps_by_columns(monkeypatch):
+    monkeypatch.setenv("MINIAGENT_LANG", "zh")
+    monkeypatch.setitem(demo.TEXT["zh"], "say_1", "模型说了很长的一段话，" * 12)
+    lines = demo.render().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    模型说"))
+    assert lines[start].startswith("    模型说       模型说了")  # the label column: 13 columns
+    assert lines[start + 1].startswith(" " * 17) and lines[start + 1][17] != " "
+    assert not [line for line in lines if line.lstrip().startswith("，")]  # no line opens on ，
+    assert max(demo.columns(line) for line in lines) <= 100
+
+
+def test_chinese_help_wraps_by_columns(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("MINIAGENT_LANG", "zh")
+    text = demo._parser().format_help()
+    head, variables = text.split(demo.TEXT["zh"]["help_variables"].splitlines()[0])
+    assert "由哪个 agent 来演这段故事" in head and "看 agent 的循环" in head
+    assert "which agent runs the story" not in head and "Watch an agent" not in head
+    assert max(demo.columns(line) for line in head.splitlines()) <= 80
+    assert "MINIAGENT_TIMEOUT=<seconds>      一个请求最多等多少秒（默认 60）" in variables
+
+
+def test_a_chinese_locale_speaks_chinese_unless_miniagent_lang_says_otherwise(monkeypatch):
+    for var in ("MINIAGENT_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    assert demo.t("final") == "Final answer"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")  # as the course tooling picks its language
+    assert demo.t("final") == "最终回答"
+    monkeypatch.setenv("LC_ALL", "en_US.UTF-8")  # the first one set decides
+    assert demo.t("final") == "Final answer"
+    monkeypatch.setenv("MINIAGENT_LANG", "zh")
+    assert demo.t("round", n=2) == "第 2 轮"
 
 
 # ---- --agent create_agent ----------------------------------------------------------------------
