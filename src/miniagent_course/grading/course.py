@@ -20,6 +20,7 @@ imports them through ``sys.path`` and never writes next to them (no ``__pycache_
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import os
 import re
@@ -102,7 +103,6 @@ class Exercise:
     file: str
     functions: tuple[GradedFunction, ...]
     hints: tuple[str, ...]
-    mutants: tuple[Mutant, ...]  # this day's: its kit's instructor/mutants/
     judgment: Judgment | None = None
     kit: str = ""  # the kit's folder, relative to the course root
     mine: tuple[str, ...] = ()  # the graded functions that join the learner's agent
@@ -112,6 +112,16 @@ class Exercise:
     # per grader test (its function's name): what it checks, in the learner's language when the
     # kit translates it (``[zh.checks]``); empty in English, where the grader's own sentence says it
     checks: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    course_root: Path | None = field(default=None, compare=False, repr=False)
+
+    @functools.cached_property
+    def mutants(self) -> tuple[Mutant, ...]:
+        """This day's mutants: its kit's ``instructor/mutants/``, read when first asked for (a
+        learner's commands never need them)."""
+        if self.course_root is None or not self.kit:
+            return ()
+        folder = self.course_root / self.kit / "instructor" / "mutants"
+        return read_mutants(folder, self.id, self.course_root)
 
     @property
     def solutions(self) -> str:
@@ -236,7 +246,6 @@ def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
         file=entry["file"],
         functions=functions,
         hints=_hint_texts(entry.get("hints", []), translated.get("hints")),
-        mutants=read_mutants(folder / "instructor" / "mutants", folder.name, root),
         judgment=judgment,
         kit=kit,
         mine=tuple(mine.get("functions", ())),
@@ -244,6 +253,7 @@ def _exercise(root: Path, folder: Path, lang: str) -> Exercise:
         data=entry,
         hint_checks=tuple(_hint_checks(h) for h in entry.get("hints", [])),
         checks=dict(translated.get("checks", {})),
+        course_root=root,
     )
 
 
