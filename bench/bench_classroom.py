@@ -3,11 +3,13 @@
 Builds a class of N submissions in a temporary folder, in the layouts learners upload (an
 ``exercises/`` folder, loose files, a zip of the repository) and of every kind (the kits'
 alternative solutions, a wrong answer, stubs, a day left out), grades it with ``W`` workers into a
-CSV, and prints the figures: wall time, time per submission, submissions per minute. It asserts
-nothing (``tests/course/classroom/test_batch.py`` runs its pieces on two submissions).
+CSV, and prints the figures: wall time, CPU time (this process and every grading process it
+waited for), time per submission, submissions per minute. By default the class hands in the whole
+course, every day, as a class grading the course does. It asserts nothing
+(``tests/course/classroom/test_batch.py`` runs its pieces on two submissions).
 
-    python bench/bench_classroom.py                     # 30 submissions, 2 workers, days 00 05 13
-    python bench/bench_classroom.py --n 10 --days all   # every day of the course
+    python bench/bench_classroom.py                         # 30 submissions, 2 workers, all days
+    python bench/bench_classroom.py --days day00,day05,day13 # a week's assignment
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from miniagent_course.classroom.config import parse_config
 from miniagent_course.grading.course import Course, load_course
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DAYS = ["day00", "day05", "day13"]  # a week's assignment: one day of each judgment kind
+WEEK = ["day00", "day05", "day13"]  # a week's assignment: one day of each judgment kind
 KINDS = ["solutions", "other_solutions", "repo_zip", "wrong", "stubs", "day_left_out"]
 WRONG_DAY00 = (
     "def _get_state_value(state, key, default=None):\n"
@@ -104,7 +106,8 @@ def bench(n: int, workers: int, days: list[str] | None) -> dict[str, float]:
 
 
 def _cpu() -> float:
-    """CPU seconds of this process and of the grading children it has waited for."""
+    """CPU seconds of this process and of the grading processes it has waited for (a worker's
+    forks count with their worker, which ends before ``grade_folder`` returns)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
@@ -114,21 +117,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=30, help="submissions in the class (30)")
     parser.add_argument("--workers", type=int, default=2, help="gradings at once (2)")
-    parser.add_argument("--days", default=",".join(DEFAULT_DAYS), help="days, or 'all'")
+    parser.add_argument(
+        "--days", default="all", help=f"days ({','.join(WEEK)}: a week), or 'all' (the default)"
+    )
     args = parser.parse_args(argv)
     days = None if args.days == "all" else args.days.split(",")
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
     figures = bench(args.n, args.workers, days)
-    print(f"days: {args.days}; workers: {args.workers}")
     print(
-        "| submissions | wall (s) | CPU (s) | CPU / workers (s) "
+        f"days: {args.days}; workers: {args.workers}; load average after: {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "| submissions | wall (s) | CPU (s) | CPU / workers (s) | CPU per submission (s) "
         "| per submission, median (s) | per minute | CSV rows |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     print(
         f"| {figures['submissions']:.0f} | {figures['wall']:.1f} | {figures['cpu']:.1f} | "
-        f"{figures['idle_estimate']:.1f} | {figures['median']:.2f} | "
-        f"{figures['per_minute']:.1f} | {figures['csv_rows']:.0f} |"
+        f"{figures['idle_estimate']:.1f} | {figures['cpu'] / figures['submissions']:.2f} | "
+        f"{figures['median']:.2f} | {figures['per_minute']:.1f} | {figures['csv_rows']:.0f} |"
     )
     print(
         "CPU / workers: the wall time on as many idle cores. On a shared, busy machine the wall "

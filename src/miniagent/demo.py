@@ -222,8 +222,8 @@ WIDTH = 100
 
 
 def language() -> str:
-    """The learner's language, as the course tooling picks it (``miniagent_course.text``, which
-    this module may not import): ``MINIAGENT_LANG`` when set, else the locale's (``LC_ALL``,
+    """The learner's language, as the course's own commands pick it (the runtime imports nothing
+    of the course): ``MINIAGENT_LANG`` when set, else the locale's (``LC_ALL``,
     ``LC_MESSAGES``, ``LANG``: ``zh_CN.UTF-8`` gives ``zh``), else ``en``."""
     chosen = os.environ.get("MINIAGENT_LANG", "").strip().lower()
     if chosen:

@@ -2,9 +2,11 @@
 
 Each entry of the folder is one learner's submission: a folder (in any layout
 :mod:`.submission` reads) or a ``.zip``. Submissions are graded side by side by ``workers``
-threads, each waiting on its own child processes, so ``workers`` is how many gradings run at
-once (default: the machine's cores). The CSV has one row per submission: its name, the total,
-each day part's score, and the days flagged (with why).
+threads, each waiting on its own grading runs, so ``workers`` is how many gradings run at once
+(default: the machine's cores). On Linux each thread borrows a worker of a :class:`.pool.Pool`,
+which has collected the graders once and forks each run (elsewhere every run is a new process).
+The CSV has one row per submission: its name, the total, each day part's score, and the days
+flagged (with why).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from miniagent_course.classroom.config import Classroom
 from miniagent_course.classroom.grade import SubmissionResult, grade_submission
 from miniagent_course.classroom.gradescope import results_json
+from miniagent_course.classroom.pool import Pool, forking
 from miniagent_course.grading.course import Course
 
 
@@ -35,13 +38,13 @@ def submissions(folder: Path) -> list[Path]:
 
 
 def _grade_one(
-    course: Course, classroom: Classroom, path: Path, guarded: list[Path]
+    course: Course, classroom: Classroom, path: Path, guarded: list[Path], pool: Pool | None
 ) -> SubmissionResult:
     if path.is_dir():
-        return grade_submission(course, classroom, path, guarded)
+        return grade_submission(course, classroom, path, guarded, pool)
     with tempfile.TemporaryDirectory(prefix="miniagent-zip-") as scratch:  # a zip: its own upload
         shutil.copy2(path, Path(scratch) / path.name)
-        return grade_submission(course, classroom, Path(scratch), guarded)
+        return grade_submission(course, classroom, Path(scratch), guarded, pool)
 
 
 def header(classroom: Classroom) -> list[str]:
@@ -71,18 +74,24 @@ def grade_folder(
     ``json_dir``); the results by submission name."""
     found = submissions(folder)
     guarded = [csv_path.resolve()]
-    workers = max(1, workers or os.cpu_count() or 1)
+    workers = max(1, min(workers or os.cpu_count() or 1, len(found) or 1))
     results: dict[str, SubmissionResult] = {}
+    pool = Pool(course, classroom, workers) if found and forking() else None
 
     def work(path: Path) -> tuple[str, SubmissionResult]:
-        result = _grade_one(course, classroom, path, guarded)
-        if progress is not None:
+        result = _grade_one(course, classroom, path, guarded, pool)
+        if progress is not None and not (pool is not None and pool.closed):  # not: interrupted
             progress(path.name, result)
         return path.name, result
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for name, result in pool.map(work, found):
+    threads = ThreadPoolExecutor(max_workers=workers)
+    try:
+        for name, result in threads.map(work, found):
             results[name] = result
+    finally:
+        if pool is not None:
+            pool.close()  # first: a run still going (an interrupt) ends with its worker
+        threads.shutdown(cancel_futures=True)
     csv_path.parent.mkdir(parents=True, exist_ok=True)
     with open(csv_path, "w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)

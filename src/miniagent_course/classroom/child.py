@@ -191,6 +191,11 @@ class Reporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.collected(session)
+
+    def collected(self, session: pytest.Session) -> None:
+        """Collection has ended: say what will be graded, and take the watch's snapshot (a
+        classroom worker's fork calls it itself: its collection ended in the worker)."""
         grading = self.config.pluginmanager.get_plugin(SESSION)
         course = getattr(grading, "course", None)
         tests = []
@@ -202,7 +207,7 @@ class Reporter:
         self.send("collected", tests=tests)
         self.last_of_day = {
             nodeid
-            for (nodeid, day), following in zip(tests, [*tests[1:], ["", ""]], strict=True)
+            for (nodeid, day), following in zip(tests, [*tests[1:], ["", ""]], strict=False)
             if day != following[1]
         }
         self.stamps = {path: _stamp(path) for path in self.guarded}

@@ -1,9 +1,11 @@
-"""Grade one submission: a fresh course, pytest in a child process, results from the parent.
+"""Grade one submission: pytest in a child process on a copy of the course, results from the parent.
 
 :func:`grade_submission` takes only the exercise files of an upload (:mod:`.submission`), lays
-them out in a temporary copy of the course and grades the chosen days in strict mode, in a child
-process per time limit (days with the same limit share one). Learner code runs only there. The
-parent
+them out in a copy of the course and grades the chosen days in strict mode, in a child process
+per time limit (days with the same limit share one). On Linux the child is a fork of a grading
+worker (:mod:`.pool`) that has collected the graders already, and the copy is the worker's, laid
+out again for each submission; elsewhere it is a new ``python -m pytest`` in a temporary copy.
+Learner code runs only in the child. The parent
 
 * gives the child a per-run secret in a file the child deletes before any submission code runs,
   and accepts only report lines signed with it, numbered in order (:mod:`.child`);
@@ -21,12 +23,12 @@ child reported before that point stands: the submission's code had not yet touch
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -37,17 +39,15 @@ from typing import Any
 from miniagent_course.classroom.child import SETTINGS_OPTION, _stamp, sign
 from miniagent_course.classroom.config import Classroom, DayPlan
 from miniagent_course.classroom.parts import day_parts, function_name
+from miniagent_course.classroom.pool import Pool, Worker, child_command, child_env, forking
 from miniagent_course.classroom.submission import Found, find_exercises, lay_out
 from miniagent_course.grading.course import Course
 from miniagent_course.grading.report import short_name
-from miniagent_course.grading.run import PLUGINS
 from miniagent_course.text import say
 
-CHILD_PLUGIN = "miniagent_course.classroom.child"
 LOG_TAIL = 4000  # characters of a child's output kept for the instructors' log
 MAX_LISTED = 8  # failing checks listed in a part's message
 DETAILS_SHOWN = 2500  # characters of the first failure's details in a part's message
-UNSET_ENV = ("PYTEST_ADDOPTS", "MINIAGENT_COURSE_ROOT", "MINIAGENT_NOTEBOOK_IMPL")
 
 
 @dataclass
@@ -137,30 +137,6 @@ class ChildRun:
     output: str = ""
 
 
-def _child_command(
-    workspace: Course, days: Sequence[str], timeout: float, settings: Path
-) -> list[str]:
-    files = [str(f) for d in days for f in workspace.grader_files(workspace.exercise(d))]
-    return [
-        sys.executable,
-        "-m",
-        "pytest",
-        *files,
-        "--impl=learner",
-        f"--course-root={workspace.root}",
-        "--strict-exercises",
-        f"--grader-timeout={timeout:g}",
-        *(arg for plugin in (*PLUGINS, CHILD_PLUGIN) for arg in ("-p", plugin)),
-        f"{SETTINGS_OPTION}={settings}",
-        "-p",
-        "no:cacheprovider",
-        "-q",
-        "--no-header",
-        "--tb=short",
-        "--color=no",
-    ]
-
-
 def _read_report(stream: Path, key: bytes, run: ChildRun) -> None:
     """Accept the report's lines in order while each is signed and numbered; the first that is
     not stops the trust (``run.cut``)."""
@@ -213,8 +189,10 @@ def run_child(
     timeout: float,
     run_timeout: float,
     guarded: Sequence[Path] = (),
+    worker: Worker | None = None,
 ) -> ChildRun:
-    """Grade ``days`` of ``workspace`` in one child process; its checked report."""
+    """Grade ``days`` of ``workspace`` in one child process (a fork of ``worker``, else a new
+    ``python -m pytest``); its checked report."""
     run = ChildRun()
     with tempfile.TemporaryDirectory(prefix="miniagent-channel-") as private:
         nonce = secrets.token_hex(32)
@@ -227,31 +205,45 @@ def run_child(
             encoding="utf-8",
         )
         os.chmod(settings, 0o600)
-        env = {k: v for k, v in os.environ.items() if k not in UNSET_ENV}
-        env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1")
         output = Path(private) / "output.txt"
-        command = _child_command(workspace, days, timeout, settings)
-        with open(output, "wb") as out:
-            process = subprocess.Popen(
-                command,
-                cwd=workspace.root,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=(os.name == "posix"),
-            )
-            try:
-                run.exit_code = process.wait(timeout=run_timeout)
-            except subprocess.TimeoutExpired:
-                run.timed_out = True
-                process.kill()
-                process.wait()
-            finally:
-                _end_group(process)
+        if worker is not None:
+            run.exit_code, run.timed_out = worker.run(days, timeout, run_timeout, settings, output)
+        else:
+            _spawned(workspace, days, timeout, run_timeout, settings, output, run)
         run.output = output.read_text(encoding="utf-8", errors="replace")[-LOG_TAIL:]
         _read_report(stream, bytes.fromhex(nonce), run)
     return run
+
+
+def _spawned(
+    workspace: Course,
+    days: Sequence[str],
+    timeout: float,
+    run_timeout: float,
+    settings: Path,
+    output: Path,
+    run: ChildRun,
+) -> None:
+    """The child as a new ``python -m pytest`` (where workers do not fork)."""
+    command = child_command(workspace, days, timeout, f"{SETTINGS_OPTION}={settings}")
+    with open(output, "wb") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=workspace.root,
+            env=child_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=(os.name == "posix"),
+        )
+        try:
+            run.exit_code = process.wait(timeout=run_timeout)
+        except subprocess.TimeoutExpired:
+            run.timed_out = True
+            process.kill()
+            process.wait()
+        finally:
+            _end_group(process)
 
 
 def _end_group(process: subprocess.Popen[bytes]) -> None:
@@ -267,9 +259,14 @@ def _end_group(process: subprocess.Popen[bytes]) -> None:
 
 
 def grade_submission(
-    course: Course, classroom: Classroom, upload: Path, guarded: Sequence[Path] = ()
+    course: Course,
+    classroom: Classroom,
+    upload: Path,
+    guarded: Sequence[Path] = (),
+    pool: Pool | None = None,
 ) -> SubmissionResult:
-    """Grade the exercise files in ``upload`` on ``classroom``'s days (see the module)."""
+    """Grade the exercise files in ``upload`` on ``classroom``'s days (see the module), in a
+    worker of ``pool`` (None: a pool of one, where workers fork; else new processes)."""
     started = time.monotonic()
     days = [plan.day for plan in classroom.days]
     found = find_exercises(upload, [course.exercise(d) for d in days])
@@ -279,35 +276,58 @@ def grade_submission(
         {d: DayResult(d, file=found.files.get(d), expected=expected[d]) for d in days},
         found,
     )
-    with tempfile.TemporaryDirectory(prefix="miniagent-submission-") as scratch:
-        root = Path(scratch) / "course"
-        root.mkdir()
-        workspace = lay_out(course, days, found, root)
-        (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")  # this folder's own
-        parts = {d: day_parts(workspace, workspace.exercise(d)) for d in days}
-        pending = list(days)
-        while pending:
-            timeout = classroom.plan(pending[0]).timeout
-            group = [d for d in pending if classroom.plan(d).timeout == timeout]
-            before = {p: _stamp(p) for p in guarded}
-            run = run_child(workspace, group, timeout, classroom.run_timeout, guarded)
-            result.raw += run.raw
-            result.log.append(f"--- {', '.join(group)} (exit {run.exit_code}) ---\n{run.output}")
-            if not run.collected and run.cut is not None:  # the report itself was rewritten
-                result.days[group[0]].flagged = run.cut
-                pending = [d for d in pending if d != group[0]]
-                continue
-            if not run.collected:  # no learner code ran: the grading itself is broken
-                result.broken = say("classroom.broken", days=", ".join(pending))
-                for day in pending:
-                    result.days[day].note = result.broken
-                break
-            if run.cut is None and any(_stamp(p) != before[p] for p in guarded):
-                run.cut, run.cut_at = say("classroom.why_wrote_results"), ""  # seen from outside
-            regrade = _settle(result, run, group, parts)
-            pending = [d for d in pending if d not in group] + regrade
+    if pool is None and not forking():
+        with tempfile.TemporaryDirectory(prefix="miniagent-submission-") as scratch:
+            root = Path(scratch) / "course"
+            root.mkdir()
+            workspace = lay_out(course, days, found, root)
+            (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")  # this folder's own
+            parts = {d: day_parts(workspace, workspace.exercise(d)) for d in days}
+            _grade_days(result, workspace, parts, guarded, None)
+    else:
+        with contextlib.ExitStack() as stack:
+            if pool is None:
+                pool = stack.enter_context(Pool(course, classroom))
+            if not set(days) <= set(pool.days):
+                raise ValueError(f"the pool grades {pool.days}, not {days}")
+            worker = stack.enter_context(pool.worker())
+            workspace = worker.prepare(found)
+            _grade_days(result, workspace, pool.parts, guarded, worker)
     result.duration = time.monotonic() - started
     return result
+
+
+def _grade_days(
+    result: SubmissionResult,
+    workspace: Course,
+    parts: dict[str, dict[str, int]],
+    guarded: Sequence[Path],
+    worker: Worker | None,
+) -> None:
+    """Grade every day of ``result``'s plan, in as few runs as the time limits and any
+    tampering allow (see the module)."""
+    classroom = result.classroom
+    pending = [plan.day for plan in classroom.days]
+    while pending:
+        timeout = classroom.plan(pending[0]).timeout
+        group = [d for d in pending if classroom.plan(d).timeout == timeout]
+        before = {p: _stamp(p) for p in guarded}
+        run = run_child(workspace, group, timeout, classroom.run_timeout, guarded, worker)
+        result.raw += run.raw
+        result.log.append(f"--- {', '.join(group)} (exit {run.exit_code}) ---\n{run.output}")
+        if not run.collected and run.cut is not None:  # the report itself was rewritten
+            result.days[group[0]].flagged = run.cut
+            pending = [d for d in pending if d != group[0]]
+            continue
+        if not run.collected:  # no learner code ran: the grading itself is broken
+            result.broken = say("classroom.broken", days=", ".join(pending))
+            for day in pending:
+                result.days[day].note = result.broken
+            break
+        if run.cut is None and any(_stamp(p) != before[p] for p in guarded):
+            run.cut, run.cut_at = say("classroom.why_wrote_results"), ""  # seen from outside
+        regrade = _settle(result, run, group, parts)
+        pending = [d for d in pending if d not in group] + regrade
 
 
 def _settle(
