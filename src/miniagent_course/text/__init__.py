@@ -9,11 +9,14 @@ the Simplified Chinese edition; any key a translation lacks falls back to Englis
 from __future__ import annotations
 
 import functools
-import os
 import sys
-import unicodedata
 from pathlib import Path
 from typing import Any
+
+# The learner's language (``MINIAGENT_LANG``, else the locale's, else ``en``) and a text's width in
+# terminal columns (two for a 汉字): one implementation, the runtime demo's, which may not import the
+# course and speaks and wraps as the course does.
+from miniagent.demo import columns, language
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -21,34 +24,6 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 TEXT_DIR = Path(__file__).parent
-
-
-# Locales that mean Simplified Chinese; zh_TW, zh_HK (Traditional) keep English for now.
-_SIMPLIFIED = ("zh_CN", "zh_SG", "zh_Hans", "zh")
-
-
-def language() -> str:
-    """The learner's language: ``MINIAGENT_LANG`` (``en``, ``zh``) when set, else the locale's
-    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh_CN.UTF-8`` gives ``zh``), else ``en``. A
-    language without a catalogue speaks English (``catalog`` falls back key by key)."""
-    chosen = os.environ.get("MINIAGENT_LANG", "").strip().lower()
-    if chosen:
-        return chosen
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
-        if value:  # the first one set decides, as for gettext
-            locale = value.split(".")[0].split("@")[0]
-            return "zh" if locale in _SIMPLIFIED else "en"
-    return "en"
-
-
-def columns(text: str) -> int:
-    """How many terminal columns ``text`` takes: two for a wide character (汉字, full-width
-    punctuation: East Asian Width W or F), none for a combining mark, one otherwise."""
-    return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-        for c in text
-    )
 
 
 def fit(text: str, width: int) -> str:

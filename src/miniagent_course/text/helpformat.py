@@ -9,11 +9,8 @@ import re
 import textwrap
 from typing import Any
 
+from miniagent.demo import wrap
 from miniagent_course.text import columns
-
-# A line never starts with a closing mark nor ends with an opening one (Chinese line breaking).
-_NO_LINE_START = frozenset("，。；：、！？）」』】》〉”’,.;:!?)]}")
-_NO_LINE_END = frozenset("（「『【《〈“‘([{")
 
 
 def _wide(text: str) -> bool:
@@ -21,59 +18,11 @@ def _wide(text: str) -> bool:
     return columns(text) != len(text)
 
 
-def _pieces(text: str) -> list[tuple[str, bool]]:
-    """``text`` cut where a line may break: ``(piece, space before it)``. A line breaks at a
-    space, and between two 汉字 or a 汉字 and a word, but not before a closing mark (``，`` ``）``)
-    nor after an opening one (``（``)."""
-    pieces: list[tuple[str, bool]] = []
-    current, space = "", False
-    for char in text:
-        if char.isspace():
-            if current:
-                pieces.append((current, space))
-                current = ""
-            space = True
-            continue
-        breaks = (
-            current
-            and (_wide(char) or _wide(current[-1]))
-            and char not in _NO_LINE_START
-            and current[-1] not in _NO_LINE_END
-        )
-        if breaks:
-            pieces.append((current, space))
-            current, space = "", False
-        current += char
-    if current:
-        pieces.append((current, space))
-    return pieces
-
-
 def wrap_columns(text: str, width: int) -> list[str]:
     """``textwrap.wrap`` by terminal columns (a 汉字 takes two): lines of at most ``width``
-    columns; text without wide characters wraps exactly as ``textwrap.wrap``."""
-    if not _wide(text):
-        return textwrap.wrap(text, width)
-    width = max(width, 2)
-    lines: list[str] = []
-    line = ""
-    for piece, space in _pieces(text):
-        joined = f"{line} {piece}" if line and space else line + piece
-        if columns(joined) <= width:
-            line = joined
-            continue
-        if line:
-            lines.append(line)
-        while columns(piece) > width:  # a word longer than a line: cut it, as textwrap does
-            cut = piece[0]
-            while columns(piece[: len(cut) + 1]) <= width:
-                cut = piece[: len(cut) + 1]
-            lines.append(cut)
-            piece = piece[len(cut) :]
-        line = piece
-    if line:
-        lines.append(line)
-    return lines
+    columns; text without wide characters wraps exactly as ``textwrap.wrap``. (The demo's
+    ``wrap``: the runtime's demo, which may not import the course, wraps its text the same way.)"""
+    return wrap(text, max(width, 2)) if _wide(text) else textwrap.wrap(text, width)
 
 
 def fill_columns(text: str, width: int) -> str:
