@@ -156,15 +156,16 @@ def mistake(exercise: Exercise) -> str:
 
 
 def learner_env() -> dict[str, str]:
-    """This environment as a learner's shell has it: bytecode is cached, and nothing of a
-    surrounding pytest run (options, xdist worker ids) leaks into the child."""
+    """This environment as a learner's shell has it: bytecode is cached, nothing of a
+    surrounding pytest run (options, xdist worker ids) leaks into the child, and the ``miniagent``
+    command keeps a warm grader as it does in a terminal (``grading/warm.py``)."""
     env = {
         k: v
         for k, v in os.environ.items()
         if k != "PYTHONDONTWRITEBYTECODE" and not k.startswith("PYTEST_")
         and k != "MINIAGENT_NOTEBOOK_IMPL"
     }  # fmt: skip
-    return {**env, "NO_MKDOCS_2_WARNING": "1"}
+    return {**env, "NO_MKDOCS_2_WARNING": "1", "MINIAGENT_GRADING": "warm"}
 
 
 def timed(

@@ -15,15 +15,17 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import CancelledError, Executor, Future
 from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
 from functools import partial
 from operator import countOf
 from queue import Empty, SimpleQueue
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from typing_extensions import TypedDict  # pydantic needs it for TypedDict fields before 3.12
+
+if TYPE_CHECKING:  # concurrent.futures (and the logging it imports) loads on first use
+    from concurrent.futures import Executor, Future
 
 __all__ = [
     "RunnableConfig",
@@ -392,6 +394,8 @@ class _Task:
     def result(self, timeout: float | None = None) -> Any:
         self.wait(timeout)
         if self.state == _CANCELLED:
+            from concurrent.futures import CancelledError
+
             raise CancelledError()
         if self.error is not None:
             try:
@@ -401,7 +405,7 @@ class _Task:
         return self.value
 
 
-class _ThreadPool(Executor):
+class _ThreadPool:
     """A ``ThreadPoolExecutor`` whose threads are parked worker threads, reused across pools.
 
     Same rules as ``concurrent.futures.ThreadPoolExecutor``: at most ``max_workers`` calls run
@@ -451,7 +455,15 @@ class _ThreadPool(Executor):
                 task.state = _CANCELLED
                 task.latch.release()
 
+    def __enter__(self) -> _ThreadPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.shutdown(wait=True)
+
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        from concurrent.futures import Future
+
         future: Future[T] = Future()
 
         def call() -> None:

@@ -5,8 +5,11 @@ endless loop, a ``sys.exit``, a crash) out of the command's process, and every r
 files as saved. The run is pytest with the grading plugin, as ``python -m pytest`` would run it.
 
 How the process starts is machinery, chosen for speed; what it prints and records is the same
-either way (``tests/course/meta/test_grading_process.py`` proves it):
+every way (``tests/course/meta/test_grading_process.py`` proves it):
 
+* **warm** (Linux, from the ``miniagent`` command in a terminal): a warm grader of the course, a
+  process of ours that has pytest and the graders' libraries loaded already, forks the run
+  (``grading/warm.py``); where none runs yet, the command grades forked and starts one.
 * **forked** (Linux, from the ``miniagent`` command): the command forks itself and the child runs
   pytest. The child starts with what the command has already loaded -- the interpreter, the
   standard library, the course and its texts -- instead of loading them again (about a fifth of
@@ -142,7 +145,10 @@ def run_graders(
         results = Path(tmp) / "results.json"
         args = pytest_args(course, exercises, impl, results, *extra)
         if can_fork():
-            exitstatus, output = _forked(course, args, Path(tmp), timeout)
+            got = _warm(course, args, Path(tmp), timeout)
+            exitstatus, output = (
+                got if got is not None else _forked(course, args, Path(tmp), timeout)
+            )
         else:
             exitstatus, output = _spawned(course, args, timeout)
         run = GradingRun(exitstatus=exitstatus, output=output)
@@ -150,6 +156,20 @@ def run_graders(
             data = json.loads(results.read_text(encoding="utf-8"))
             run.status, run.tests = data["status"], data["tests"]
         return run
+
+
+def _warm(course: Course, args: list[str], folder: Path, timeout: float) -> tuple[int, str] | None:
+    """Grade through the course's warm grader (``grading/warm.py``); None if there is none (one
+    is then started for the next run, where the command may use one)."""
+    from miniagent_course.grading import warm
+    from miniagent_course.text import language
+
+    if not warm.wanted():
+        return None
+    got = warm.grade(course, language(), args, folder, timeout)
+    if got is None:
+        warm.start(course)
+    return got
 
 
 def can_fork() -> bool:
@@ -199,11 +219,15 @@ def _forked(course: Course, args: list[str], folder: Path, timeout: float) -> tu
     status = _wait(pid, timeout)
     if status is None:
         return -1, ""
-    output = "".join(
+    return status, _read_streams(streams)
+
+
+def _read_streams(streams: Sequence[Path]) -> str:
+    """What a grading child wrote to its output files, one after the other."""
+    return "".join(
         path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
         for path in streams
     )
-    return status, output
 
 
 def _grade_in_child(course: Course, args: list[str], streams: tuple[Path, Path]) -> NoReturn:
@@ -236,9 +260,10 @@ def _grade_in_child(course: Course, args: list[str], streams: tuple[Path, Path])
         os._exit(int(code))
 
 
-def _wait(pid: int, timeout: float) -> int | None:
+def _wait(pid: int, timeout: float, gone: int | None = None) -> int | None:
     """The child's exit status, or None if it ran past ``timeout`` seconds (it is then killed);
-    an interrupt (Ctrl-C) ends the child too."""
+    an interrupt (Ctrl-C) ends the child too, and so does the file descriptor ``gone`` turning
+    readable (a warm grader's command that stopped waiting: ``grading/warm.py``)."""
     import select
     import signal
 
@@ -257,8 +282,12 @@ def _wait(pid: int, timeout: float) -> int | None:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
                 return None
+            if gone is not None and select.select([gone], [], [], 0)[0]:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return None
             if watch is not None:
-                select.select([watch], [], [], left)
+                select.select([watch, *([] if gone is None else [gone])], [], [], left)
             else:
                 time.sleep(min(left, 0.01))
     except BaseException:

@@ -77,8 +77,19 @@ def handler_of(lib: SimpleNamespace, name: Any) -> Any:
     }[name]
 
 
+_TOOLS: dict[tuple[Any, Any], list[Any]] = {}
+
+
 def tools_of(lib: SimpleNamespace) -> list[Any]:
-    """The tools every case's ``ToolNode`` holds, built with ``lib``."""
+    """The tools every case's ``ToolNode`` holds, built with ``lib`` (once per ``lib``'s ``tool``
+    and ``ToolException``: a tool is not changed by running it)."""
+    key = (lib.tool, lib.ToolException)
+    if key not in _TOOLS:
+        _TOOLS[key] = _build_tools(lib)
+    return list(_TOOLS[key])
+
+
+def _build_tools(lib: SimpleNamespace) -> list[Any]:
 
     def boom(x: int) -> int:
         """Fail with ValueError."""

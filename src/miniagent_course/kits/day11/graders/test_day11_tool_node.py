@@ -15,6 +15,7 @@ string ones are written as strings on purpose.
 """
 
 import asyncio
+import functools
 import typing
 from typing import Any, Union
 
@@ -332,27 +333,46 @@ ASKED = [key for key in CASES if CASES[key][0] not in (False, "(TypeError,)")]
 ASKED = [key for key in ASKED if CASES[key][1] not in ("unknown", "self_handled")]
 
 
+# What miniagent's own functions give is the same in every test: each is run once per grading run.
+
+
+@functools.cache
+def miniagents_case(key: str) -> Any:
+    return written(run_case(mini(), key))
+
+
+@functools.cache
+def miniagents_parallel(label: str, asynchronous: bool) -> Any:
+    return node_with(FLAGS[label], asynchronous=asynchronous)
+
+
+@functools.cache
+def miniagents_agent(label: str) -> Any:
+    return agent_run(FLAGS[label])
+
+
 @pytest.mark.parametrize("key", ASKED)
 def test_tool_node_writes_what_it_writes_with_miniagents_functions(impl, key, monkeypatch):
-    expected = written(run_case(mini(), key))
+    expected = miniagents_case(key)
     impl.swap_in(monkeypatch)
     got = written(run_case(mini(), key))
     assert got == expected, f"{key}: the ToolNode should give {expected}, with yours {got}"
 
 
+@tool
+def boom(x: int) -> int:
+    """Fail with ValueError."""
+    raise ValueError(f"kaboom {x}")
+
+
+@tool
+def lookup(city: str) -> str:
+    """Fail with KeyError."""
+    raise KeyError(city)
+
+
 def node_with(flag: Any, *, asynchronous: bool = False) -> Any:
     """``boom`` (ValueError) and ``lookup`` (KeyError) called in parallel by one ToolNode."""
-
-    @tool
-    def boom(x: int) -> int:
-        """Fail with ValueError."""
-        raise ValueError(f"kaboom {x}")
-
-    @tool
-    def lookup(city: str) -> str:
-        """Fail with KeyError."""
-        raise KeyError(city)
-
     calls = [
         {"name": "boom", "args": {"x": 1}, "id": "c1"},
         {"name": "lookup", "args": {"city": "Oslo"}, "id": "c2"},
@@ -388,7 +408,7 @@ FLAGS = {
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["invoke", "ainvoke"])
 @pytest.mark.parametrize("label", list(FLAGS))
 def test_parallel_failures_in_one_tool_node(impl, label, asynchronous, monkeypatch):
-    expected = node_with(FLAGS[label], asynchronous=asynchronous)
+    expected = miniagents_parallel(label, asynchronous)
     impl.swap_in(monkeypatch)
     got = node_with(FLAGS[label], asynchronous=asynchronous)
     assert got == expected, f"handle_tool_errors={label}: expected {expected}\n got {got}"
@@ -396,12 +416,6 @@ def test_parallel_failures_in_one_tool_node(impl, label, asynchronous, monkeypat
 
 def agent_run(flag: Any) -> Any:
     """A whole agent: the model calls ``boom``, reads what came back, answers."""
-
-    @tool
-    def boom(x: int) -> int:
-        """Fail with ValueError."""
-        raise ValueError(f"kaboom {x}")
-
     model = FakeToolCallingModel(tool_calls=[[{"name": "boom", "args": {"x": 2}, "id": "c1"}], []])
     agent = create_react_agent(model, ToolNode([boom], handle_tool_errors=flag))
     try:
@@ -415,7 +429,7 @@ def agent_run(flag: Any) -> Any:
     "label", ["True", "a str", "handler(e: ValueError | KeyError)", "ValueError"]
 )
 def test_your_functions_inside_an_agent(impl, label, monkeypatch):
-    expected = agent_run(FLAGS[label])
+    expected = miniagents_agent(label)
     impl.swap_in(monkeypatch)
     got = agent_run(FLAGS[label])
     assert got == expected, f"handle_tool_errors={label}: the agent should end with {expected}"
@@ -431,7 +445,7 @@ def _an_outcome(value):
 test_predictions_are_a_table_of_outcomes, test_prediction = judgment_graders(
     __file__,
     cases=list(CASES),
-    outcome=lambda key: observe(mini(), key),
+    outcome=functools.cache(lambda key: observe(mini(), key)),
     gave=lambda actual: f"the ToolNode gave {actual!r} ({OUTCOMES[actual]})",
     shape=_an_outcome,
 )

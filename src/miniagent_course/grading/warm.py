@@ -1,0 +1,375 @@
+"""A warm grader (Linux): a process that has loaded pytest and the graders' libraries once.
+
+A grading run forked from the ``miniagent`` command (:mod:`.run`) still imports pytest, pydantic,
+miniagent (and hypothesis, for a kit that names it) before its first grader: about half of a day's
+``miniagent check``. A warm grader imports them once, for one course, and then forks a grading run
+per request. The fork is the forked run of :mod:`.run` (``_grade_in_child``, with the command's
+environment), only started from a process that has more loaded: what it prints and records is the
+same (``tests/course/meta/test_grading_process.py``).
+
+* **Who starts one**: the ``miniagent`` command, in the background, after grading without one, when
+  it runs in a terminal (or with ``MINIAGENT_GRADING=warm``). ``MINIAGENT_GRADING=fork`` or
+  ``spawn`` never use one; neither do test sessions and notebooks (they never fork: :mod:`.run`).
+* **How it is found**: a socket in a folder only its user can open, named after the course folder
+  and the interpreter. One request at a time; the command waits for the answer.
+* **Never stale**: before each run it compares every file it has loaded (its modules, the course's
+  kits) and the environment variables read at import with what they were at its start; anything
+  changed and it answers "stale" and ends, and the command grades without it, then starts a new
+  one. The learner's files are read by each run as saved, never by the warm grader.
+* **Gone when not used**: after ``MINIAGENT_WARM_IDLE`` seconds without a request (600 unless
+  set), or when its course folder or its socket is gone. A command that is interrupted (Ctrl-C)
+  ends its run too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import importlib
+import importlib.util
+import json
+import os
+import pkgutil
+import re
+import select
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from miniagent_course.grading.course import Course, load_course
+from miniagent_course.grading.run import (
+    PLUGINS,
+    PROCESS_ENV,
+    _grade_in_child,
+    _read_streams,
+    _wait,
+    uses_hypothesis,
+)
+
+IDLE_ENV = "MINIAGENT_WARM_IDLE"
+IDLE_SECONDS = 600.0
+POLL_SECONDS = 2.0  # how often an idle warm grader looks for its course folder and socket
+# Environment variables that modules read when they are imported: a request that sets them
+# otherwise than the warm grader's start did is answered "stale".
+IMPORT_TIME_ENV = ("PYTHON", "LANGGRAPH_", "HYPOTHESIS_")
+WARMED = ("miniagent", "miniagent_course.grading")  # every module of these packages is imported
+
+
+def wanted() -> bool:
+    """Should the command use (and start) a warm grader? In a terminal, unless told otherwise
+    (a script or a test that reads the command's output never leaves one behind)."""
+    how = os.environ.get(PROCESS_ENV, "")
+    if how:
+        return how == "warm"
+    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
+
+
+def address(root: Path) -> Path | None:
+    """The socket of the warm grader of the course at ``root`` for this interpreter (None when
+    the folder for it cannot be made private)."""
+    folder = Path(tempfile.gettempdir()) / f"miniagent-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = folder.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None  # somebody else's, or open to others: no socket of ours goes there
+    key = f"{root.resolve()}\0{sys.executable}\0{sys.version}".encode()
+    return folder / f"{hashlib.sha256(key).hexdigest()[:24]}.sock"
+
+
+# --- the command's side ----------------------------------------------------------------------
+
+
+def grade(
+    course: Course, lang: str, args: list[str], folder: Path, timeout: float
+) -> tuple[int, str] | None:
+    """Grade through the course's warm grader: (exit status, output) as ``run._forked`` gives
+    them, or None when there is none or it is stale (grade without it then)."""
+    where = address(course.root)
+    if where is None or not where.exists():
+        return None
+    streams = (folder / "stdout", folder / "stderr")
+    request = {
+        "args": args,
+        "streams": [str(path) for path in streams],
+        "env": dict(os.environ),
+        "lang": lang,
+        "timeout": timeout,
+    }
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as channel:
+            channel.connect(str(where))
+            channel.sendall((json.dumps(request) + "\n").encode("utf-8"))
+            reply = _receive(channel)
+    except OSError:
+        return None
+    if reply is None or "exit" not in reply:
+        return None  # stale, or it ended before answering
+    if reply["exit"] is None:
+        return -1, ""  # ran past ``timeout``
+    return int(reply["exit"]), _read_streams(streams)
+
+
+def start(course: Course) -> None:
+    """Start the course's warm grader in the background (it ends at once if one is running)."""
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            [sys.executable, "-m", __name__, str(course.root)],
+            cwd=course.root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # not ended with the command, nor by the terminal's Ctrl-C
+        )
+
+
+def running(root: Path) -> bool:
+    """Does a warm grader of the course at ``root`` take requests (for this interpreter)?"""
+    where = address(root)
+    if where is None:
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(where))
+        except OSError:
+            return False
+    return True
+
+
+def stop(root: Path) -> None:
+    """End the warm grader of the course at ``root``: its socket goes now, the process at its
+    next look (``POLL_SECONDS``), after the run it may be doing."""
+    where = address(root)
+    if where is not None:
+        with contextlib.suppress(OSError):
+            where.unlink()
+
+
+def _receive(channel: socket.socket) -> dict[str, Any] | None:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = channel.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    return json.loads(data)
+
+
+# --- the warm grader's side ------------------------------------------------------------------
+
+
+def serve(root: Path) -> None:
+    """Be the warm grader of the course at ``root`` until it is idle, stale or gone."""
+    where = address(root)
+    listener = _listen(where) if where is not None else None
+    if listener is None:
+        return  # one is already serving, or no private place for a socket
+    try:
+        mine = _identity(where)
+    except OSError:
+        listener.close()
+        return
+    try:
+        courses: dict[str, Course] = {}
+        try:
+            kits = _warm_up(root)
+        except OSError:  # its course went away (or cannot be read) while it warmed up
+            return
+        files = _watched(root, kits)
+        marks = _marks(files, root, kits)
+        env = _import_time_env(os.environ)
+        idle = float(os.environ.get(IDLE_ENV) or IDLE_SECONDS)
+        last = time.monotonic()
+        while True:
+            ready, _, _ = select.select([listener], [], [], POLL_SECONDS)
+            if not ready:
+                if time.monotonic() - last > idle or not _still_mine(root, where, mine):
+                    return
+                if _marks(files, root, kits) != marks:
+                    return  # the course was updated: the next command starts a new one
+                continue
+            channel, _ = listener.accept()
+            with channel:
+                try:
+                    request = _receive(channel)
+                except (OSError, ValueError):
+                    continue
+                if request is None:
+                    continue
+                if _marks(files, root, kits) != marks or _import_time_env(request["env"]) != env:
+                    _leave(listener, where, mine)  # first: the command starts a new one next
+                    _reply(channel, {"stale": True})
+                    return
+                lang = request["lang"]
+                if lang not in courses:
+                    courses[lang] = load_course(root, lang)
+                status = _run(listener, channel, courses[lang], request)
+                _reply(channel, {"exit": status})
+            last = time.monotonic()
+    finally:
+        _leave(listener, where, mine)
+
+
+def _leave(listener: socket.socket, where: Path, mine: tuple[int, int, int]) -> None:
+    """Take no more requests: the socket is closed, and its file removed if it is still ours."""
+    listener.close()
+    with contextlib.suppress(OSError):
+        if _identity(where) == mine:
+            where.unlink()
+
+
+def _listen(where: Path) -> socket.socket | None:
+    """A listening socket at ``where``, or None if a warm grader answers there already."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    for _ in range(2):
+        try:
+            listener.bind(str(where))
+            listener.listen(8)
+            return listener
+        except OSError:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                try:
+                    probe.connect(str(where))
+                    break  # somebody answers: one is serving
+                except OSError:
+                    with contextlib.suppress(OSError):
+                        where.unlink()  # left by one that ended without cleaning up
+    listener.close()
+    return None
+
+
+def _warm_up(root: Path) -> str:
+    """Import what grading runs import: pytest, what the grading plugin imports, miniagent (and
+    hypothesis when a kit names it). A module that cannot be imported is left to the runs."""
+    names = ["pytest", "_pytest.python", "_pytest.terminal", "_pytest.assertion.rewrite"]
+    for package in WARMED:
+        module = importlib.import_module(package)
+        found = [
+            info.name
+            for info in pkgutil.walk_packages(module.__path__, f"{package}.")
+            if not info.name.endswith("__main__")
+        ]
+        names += _not_importing_plugins(found)
+    course = load_course(root)
+    if uses_hypothesis(course, course.exercises):
+        names.append("hypothesis")
+    for name in names:
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+    gc.collect()
+    gc.freeze()  # each run's collections then skip what was loaded here (and copy none of it)
+    return course.kits
+
+
+def _not_importing_plugins(names: list[str]) -> list[str]:
+    """``names`` but the modules that import a grading plugin, directly or through another: pytest
+    rewrites the asserts of a plugin it loads (``-p``), which it cannot once it is imported."""
+    sources = {}
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        try:
+            sources[name] = Path(spec.origin).read_text(encoding="utf-8") if spec else ""
+        except (OSError, TypeError, ValueError):
+            sources[name] = ""
+    left = set(PLUGINS)
+    while True:
+        more = {n for n, text in sources.items() if n not in left and _imports(text, left)}
+        if not more:
+            return [name for name in names if name not in left]
+        left |= more
+
+
+def _imports(source: str, modules: set[str]) -> bool:
+    """Does ``source`` import one of ``modules`` (``import a.b``, ``from a.b import x`` or
+    ``from a import b``)?"""
+    for module in modules:
+        parent, _, leaf = module.rpartition(".")
+        patterns = [rf"^\s*(from|import)\s+{re.escape(module)}\b(?!\.)"]
+        if parent:
+            patterns.append(rf"^\s*from\s+{re.escape(parent)}\s+import\s+[^\n]*\b{leaf}\b")
+        if any(re.search(pattern, source, re.MULTILINE) for pattern in patterns):
+            return True
+    return False
+
+
+def _watched(root: Path, kits: str) -> list[str]:
+    """Every file a run could see through this process: its modules, course.toml, the kits'
+    kit.toml and the course's texts (``*.toml`` of the course package)."""
+    files = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
+    files.add(str(root / "course.toml"))
+    package = Path(importlib.import_module("miniagent_course").__file__ or ".").parent
+    files.update(str(p) for p in package.rglob("*.toml"))
+    if kits:
+        files.update(str(p) for p in (root / kits).glob("*/kit.toml"))
+    return sorted(name for name in files if name)
+
+
+def _marks(files: list[str], root: Path, kits: str) -> list[tuple[int, int]]:
+    """Size and modification time of each of ``files`` now, and which kits there are."""
+    marks = []
+    for name in files:
+        try:
+            info = os.stat(name)
+        except OSError:
+            marks.append((-1, -1))
+        else:
+            marks.append((info.st_size, info.st_mtime_ns))
+    if kits:
+        marks.append((len(list((root / kits).glob("*/kit.toml"))), 0))  # a day added or removed
+    return marks
+
+
+def _import_time_env(env: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in env.items() if k.startswith(IMPORT_TIME_ENV)}
+
+
+def _identity(where: Path) -> tuple[int, int, int]:
+    """Which file ``where`` is: a socket made later at the same place is another (an inode
+    number alone may be given again at once)."""
+    info = where.stat()
+    return info.st_dev, info.st_ino, info.st_ctime_ns
+
+
+def _still_mine(root: Path, where: Path, mine: tuple[int, int, int]) -> bool:
+    try:
+        return root.is_dir() and _identity(where) == mine
+    except OSError:
+        return False
+
+
+def _run(
+    listener: socket.socket, channel: socket.socket, course: Course, request: dict[str, Any]
+) -> int | None:
+    """Fork the grading run ``request`` asks for and wait for it: its exit status, or None when
+    it ran past its time or the command stopped waiting (the run is ended then)."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    pid = os.fork()
+    if pid == 0:
+        listener.close()
+        channel.close()
+        os.environ.clear()
+        os.environ.update(request["env"])
+        _grade_in_child(course, request["args"], tuple(Path(p) for p in request["streams"]))
+    return _wait(pid, float(request["timeout"]), gone=channel.fileno())
+
+
+def _reply(channel: socket.socket, data: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):
+        channel.sendall((json.dumps(data) + "\n").encode("utf-8"))
+
+
+if __name__ == "__main__":
+    serve(Path(sys.argv[1]).resolve())
