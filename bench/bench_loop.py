@@ -53,6 +53,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
+from miniagent_course.grading import warm
 from miniagent_course.grading.course import (
     Course,
     Exercise,
@@ -455,8 +456,12 @@ def main(argv: list[str]) -> None:
         }
         if "check" in parts:
             copies["failing"] = copy_course(Path(tmp) / "failing", solved=True, failing=True)
-        for part in parts:
-            summary += PARTS[part](copies, reps)
+        try:
+            for part in parts:
+                summary += PARTS[part](copies, reps)
+        finally:
+            for copy in copies.values():
+                warm.stop(copy.root)  # the commands' warm graders: ended with their copies
     print(f"\n(load average at the end: {os.getloadavg()[0]:.1f})\n")
     print("| the learner's loop (2 cores) | target | measured | |")
     print("|---|---|---|---|")

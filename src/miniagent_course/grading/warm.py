@@ -11,7 +11,7 @@ same (``tests/course/meta/test_grading_process.py``).
   it runs in a terminal (or with ``MINIAGENT_GRADING=warm``). ``MINIAGENT_GRADING=fork`` or
   ``spawn`` never use one; neither do test sessions and notebooks (they never fork: :mod:`.run`).
 * **How it is found**: a socket in a folder only its user can open, named after the course folder
-  and the interpreter. One request at a time; the command waits for the answer.
+  and the Python environment. One request at a time; the command waits for the answer.
 * **Never stale**: before each run it compares every file it has loaded (its modules, the course's
   kits) and the environment variables read at import with what they were at its start; anything
   changed and it answers "stale" and ends, and the command grades without it, then starts a new
@@ -71,8 +71,8 @@ def wanted() -> bool:
 
 
 def address(root: Path) -> Path | None:
-    """The socket of the warm grader of the course at ``root`` for this interpreter (None when
-    the folder for it cannot be made private)."""
+    """The socket of the warm grader of the course at ``root`` for this Python environment (None
+    when the folder for it cannot be made private)."""
     folder = Path(tempfile.gettempdir()) / f"miniagent-{os.getuid()}"
     try:
         folder.mkdir(mode=0o700, exist_ok=True)
@@ -81,7 +81,7 @@ def address(root: Path) -> Path | None:
         return None
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
         return None  # somebody else's, or open to others: no socket of ours goes there
-    key = f"{root.resolve()}\0{sys.executable}\0{sys.version}".encode()
+    key = f"{root.resolve()}\0{sys.prefix}\0{sys.version}".encode()  # the course, the venv
     return folder / f"{hashlib.sha256(key).hexdigest()[:24]}.sock"
 
 
@@ -135,7 +135,7 @@ def start(course: Course) -> None:
 
 
 def running(root: Path) -> bool:
-    """Does a warm grader of the course at ``root`` take requests (for this interpreter)?"""
+    """Does a warm grader of the course at ``root`` take requests (for this environment)?"""
     where = address(root)
     if where is None:
         return False

@@ -139,10 +139,13 @@ bench_loop = _load("bench_loop")
 @pytest.fixture(scope="module")
 def copies(tmp_path_factory):
     root = tmp_path_factory.mktemp("bench-loop")
-    return SimpleNamespace(
+    made = SimpleNamespace(
         new=bench_loop.copy_course(root / "new", solved=False),
         solved=bench_loop.copy_course(root / "solved", solved=True),
     )
+    yield made
+    for copy in (made.new, made.solved):
+        bench_loop.warm.stop(copy.root)  # the warm graders its timed commands started
 
 
 def test_the_course_copies_hold_stubs_or_solutions_and_never_the_repository_exercises(copies):

@@ -27,6 +27,7 @@ back to the model, and a structured ``WorkOrder`` result (``ToolStrategy``).
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -107,10 +108,23 @@ def state_schema(lib: SimpleNamespace) -> Any:
     return WorkOrderState
 
 
+_TOOLS: dict[tuple[Any, ...], list[Any]] = {}
+
+
 def work_order_tools(lib: SimpleNamespace) -> list[Any]:
     """``lookup_customer`` (fails for an unknown id, the error goes back to the model),
-    ``create_work_order`` (saves the order into the state) and ``escalate`` (the risky one)."""
+    ``create_work_order`` (saves the order into the state) and ``escalate`` (the risky one).
+
+    Made once per side and handed out as copies (reading a function's schema is most of the
+    cost; a copy changed by one run is not seen by the next)."""
     ns = _lib(lib)
+    key = (ns.tool, ns.ToolException, ns.ToolMessage, ns.Command, ns.ToolRuntime)
+    if key not in _TOOLS:
+        _TOOLS[key] = _make_tools(ns)
+    return [copy.copy(made) for made in _TOOLS[key]]
+
+
+def _make_tools(ns: SimpleNamespace) -> list[Any]:
 
     @ns.tool
     def lookup_customer(customer_id: str) -> str:
