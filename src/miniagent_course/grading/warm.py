@@ -27,6 +27,7 @@ import contextlib
 import gc
 import hashlib
 import importlib
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -252,7 +253,13 @@ def _listen(where: Path) -> socket.socket | None:
 def _warm_up(root: Path) -> str:
     """Import what grading runs import: pytest, what the grading plugin imports, miniagent (and
     hypothesis when a kit names it). A module that cannot be imported is left to the runs."""
-    names = ["pytest", "_pytest.python", "_pytest.terminal", "_pytest.assertion.rewrite"]
+    import _pytest.config
+
+    # pytest's own plugins (imported before its assert rewriting starts, so no warning) and what
+    # they import when a run starts (pdb, xml for junitxml), and what the graders' pydantic uses
+    names = ["pytest", "_pytest.assertion.rewrite", "pdb", "xml.etree.ElementTree"]
+    names += [f"_pytest.{name}" for name in _pytest.config.default_plugins]
+    names += ["pydantic.dataclasses", "pydantic.plugin._loader", "concurrent.futures.thread"]
     for package in WARMED:
         module = importlib.import_module(package)
         found = [
@@ -267,6 +274,10 @@ def _warm_up(root: Path) -> str:
     for name in names:
         with contextlib.suppress(Exception):
             importlib.import_module(name)
+    with contextlib.suppress(Exception):  # the installed packages' entry points, read once here
+        importlib.import_module("pydantic.plugin._loader").get_plugins()
+        for distribution in importlib.metadata.distributions():
+            distribution.entry_points  # noqa: B018  (fills importlib.metadata's caches)
     gc.collect()
     gc.freeze()  # each run's collections then skip what was loaded here (and copy none of it)
     return course.kits
