@@ -517,22 +517,21 @@ class GradingSession:
     def _explain(self, item: pytest.Item, exercise: Exercise, spec: str, error: Any) -> str:
         """The learner's report: in full for the day's first failure, in one line after it."""
         assert self.course is not None
-        text = explain(
+        last = self.last_calls.get((exercise.id, spec))
+        if (exercise.id, spec) in self.explained:
+            detail = summary(error, last, Path(item.path))
+            return say("explain.again", test=short_name(item.nodeid), detail=detail)
+        self.explained.add((exercise.id, spec))
+        return explain(
             day=exercise.id,
             test=short_name(item.nodeid),
             grader=Path(item.path),
             root=self.course.root,
             learner_file=self.course.root / exercise.file,
             error=error,
-            last=self.last_calls.get((exercise.id, spec)),
+            last=last,
             check=exercise.checks.get(getattr(item, "originalname", item.name), ""),
         )
-        if (exercise.id, spec) in self.explained:
-            last = self.last_calls.get((exercise.id, spec))
-            detail = summary(error, last, Path(item.path))
-            return say("explain.again", test=short_name(item.nodeid), detail=detail)
-        self.explained.add((exercise.id, spec))
-        return text
 
     def _not_started(self, report: pytest.TestReport, exercise: Exercise) -> None:
         assert self.course is not None
