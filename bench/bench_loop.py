@@ -348,6 +348,27 @@ def bench_pytest(
 # ---- the report --------------------------------------------------------------------------------
 
 
+IDLE_START_MS = 10.6  # `python -c pass` on the course box when it was idle (1 December)
+
+
+def start_ms(runs: int = 9) -> float:
+    """Median milliseconds of ``python -c pass``: how fast the box is now (it is shared)."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def speed_line() -> str:
+    now = start_ms()
+    return (
+        f"`python -c pass` {now:.1f} ms against {IDLE_START_MS} ms on the idle box: "
+        f"this box runs {now / IDLE_START_MS:.2f}x slower than idle"
+    )
+
+
 def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
@@ -447,7 +468,8 @@ def main(argv: list[str]) -> None:
         parts = argv[argv.index("--only") + 1].split(",")
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} cores; load average "
           f"{os.getloadavg()[0]:.1f} (timings assume an otherwise idle machine)")  # fmt: skip
-    print(f"timed runs: {reps}; wall seconds, spawn to exit, median\n")
+    print(f"timed runs: {reps}; wall seconds, spawn to exit, median")
+    print(f"speed: {speed_line()}\n")
     summary: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bench-loop-") as tmp:
         copies = {
@@ -462,7 +484,7 @@ def main(argv: list[str]) -> None:
         finally:
             for copy in copies.values():
                 warm.stop(copy.root)  # the commands' warm graders: ended with their copies
-    print(f"\n(load average at the end: {os.getloadavg()[0]:.1f})\n")
+    print(f"\n(load average at the end: {os.getloadavg()[0]:.1f}; speed: {speed_line()})\n")
     print("| the learner's loop (2 cores) | target | measured | |")
     print("|---|---|---|---|")
     print("\n".join(summary))

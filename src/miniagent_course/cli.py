@@ -76,7 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")  # old Windows consoles cannot print every symbol
     try:
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        try:
+            return _main(list(sys.argv[1:] if argv is None else argv))
+        finally:
+            sys.stdout.flush()  # a buffered stdout meets a closed pipe here, not at exit
     except BrokenPipeError:
         # `miniagent check day01 | head -1`: the reader has gone, so stop quietly. Point stdout
         # at nothing, or Python's own flush at exit fails on the closed pipe once more.

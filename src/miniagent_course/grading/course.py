@@ -41,6 +41,7 @@ from miniagent_course.grading.mutants import (
     read_mutants,
     target_function,
 )
+from miniagent_course.launch import COURSE_FILE, ROOT_ENV
 from miniagent_course.text import language, say
 from miniagent_course.todo import NotStarted
 
@@ -49,9 +50,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-COURSE_FILE = "course.toml"
 KIT_FILE = "kit.toml"
-ROOT_ENV = "MINIAGENT_COURSE_ROOT"
 NOTEBOOK_IMPL_ENV = "MINIAGENT_NOTEBOOK_IMPL"  # "reference": notebooks use the reference
 
 

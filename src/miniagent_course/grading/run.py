@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from miniagent_course import launch
 from miniagent_course.grading import sealed
 from miniagent_course.grading.course import Course, Exercise, share_course
 
@@ -61,7 +62,11 @@ UNUSED_PLUGINS = (
     "subtests",
 )
 RUN_TIMEOUT = 900  # seconds for a whole run; each grader test has its own, shorter timeout
-PROCESS_ENV = "MINIAGENT_GRADING"  # "spawn": a new interpreter even where a fork would do
+PROCESS_ENV = launch.PROCESS_ENV  # "spawn": a new interpreter even where a fork would do;
+# "fork": no warm grader; "warm": one even where the command's output is not a terminal
+# A command run by a warm grader (grading/warm.py) has pytest loaded but no session running: it
+# may fork its grading runs.
+FORK_WITH_PYTEST_LOADED = False
 AUTOLOAD_ENV = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 
 
@@ -164,7 +169,7 @@ def _warm(course: Course, args: list[str], folder: Path, timeout: float) -> tupl
     from miniagent_course.grading import warm
     from miniagent_course.text import language
 
-    if not warm.wanted():
+    if not launch.wanted():
         return None
     got = warm.grade(course, language(), args, folder, timeout)
     if got is None:
@@ -176,7 +181,7 @@ def can_fork() -> bool:
     """May this process grade in a fork of itself? (See the module docstring.)"""
     if os.environ.get(PROCESS_ENV) == "spawn" or sys.platform != "linux":
         return False
-    if "pytest" in sys.modules or "_pytest" in sys.modules:
+    if ("pytest" in sys.modules or "_pytest" in sys.modules) and not FORK_WITH_PYTEST_LOADED:
         return False  # a test session: its child would inherit a live pytest
     threading = sys.modules.get("threading")
     return threading is None or threading.active_count() == 1

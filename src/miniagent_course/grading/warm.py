@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -34,15 +33,17 @@ import os
 import pkgutil
 import re
 import select
+import signal
 import socket
-import stat
 import subprocess
 import sys
-import tempfile
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
+from miniagent_course import launch
+from miniagent_course.grading import run
 from miniagent_course.grading.course import Course, load_course
 from miniagent_course.grading.run import (
     PLUGINS,
@@ -60,30 +61,13 @@ POLL_SECONDS = 2.0  # how often an idle warm grader looks for its course folder 
 # otherwise than the warm grader's start did is answered "stale".
 IMPORT_TIME_ENV = ("PYTHON", "LANGGRAPH_", "HYPOTHESIS_")
 WARMED = ("miniagent", "miniagent_course.grading")  # every module of these packages is imported
-
-
-def wanted() -> bool:
-    """Should the command use (and start) a warm grader? In a terminal, unless told otherwise
-    (a script or a test that reads the command's output never leaves one behind)."""
-    how = os.environ.get(PROCESS_ENV, "")
-    if how:
-        return how == "warm"
-    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
+wanted = launch.wanted  # does the command use a warm grader (``launch.wanted``)
 
 
 def address(root: Path) -> Path | None:
-    """The socket of the warm grader of the course at ``root`` for this Python environment (None
-    when the folder for it cannot be made private)."""
-    folder = Path(tempfile.gettempdir()) / f"miniagent-{os.getuid()}"
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-        info = folder.lstat()
-    except OSError:
-        return None
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-        return None  # somebody else's, or open to others: no socket of ours goes there
-    key = f"{root.resolve()}\0{sys.prefix}\0{sys.version}".encode()  # the course, the venv
-    return folder / f"{hashlib.sha256(key).hexdigest()[:24]}.sock"
+    """The socket of the warm grader of the course at ``root`` (``launch.address``)."""
+    where = launch.address(str(root))
+    return Path(where) if where else None
 
 
 # --- the command's side ----------------------------------------------------------------------
@@ -98,13 +82,14 @@ def grade(
     if where is None or not where.exists():
         return None
     streams = (folder / "stdout", folder / "stderr")
-    request = {
-        "args": args,
-        "streams": [str(path) for path in streams],
-        "env": dict(os.environ),
-        "lang": lang,
-        "timeout": timeout,
-    }
+    request = launch.request_of(
+        "grade",
+        str(course.root.resolve()),
+        args=args,
+        streams=[str(path) for path in streams],
+        lang=lang,
+        timeout=timeout,
+    )
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:
             stream.flush()
@@ -112,7 +97,7 @@ def grade(
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as channel:
             channel.connect(str(where))
             channel.sendall((json.dumps(request) + "\n").encode("utf-8"))
-            reply = _receive(channel)
+            reply = launch.receive(channel)
     except OSError:
         return None
     if reply is None or "exit" not in reply:
@@ -157,16 +142,6 @@ def stop(root: Path) -> None:
             where.unlink()
 
 
-def _receive(channel: socket.socket) -> dict[str, Any] | None:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = channel.recv(65536)
-        if not chunk:
-            return None
-        data += chunk
-    return json.loads(data)
-
-
 # --- the warm grader's side ------------------------------------------------------------------
 
 
@@ -201,22 +176,37 @@ def serve(root: Path) -> None:
                     return  # the course was updated: the next command starts a new one
                 continue
             channel, _ = listener.accept()
+            fds: list[int] = []
             with channel:
                 try:
-                    request = _receive(channel)
+                    request, fds = _receive_with_fds(channel)
                 except (OSError, ValueError):
                     continue
-                if request is None:
-                    continue
-                if _marks(files, root, kits) != marks or _import_time_env(request["env"]) != env:
-                    _leave(listener, where, mine)  # first: the command starts a new one next
-                    _reply(channel, {"stale": True})
-                    return
-                lang = request["lang"]
-                if lang not in courses:
-                    courses[lang] = load_course(root, lang)
-                status = _run(listener, channel, courses[lang], request)
-                _reply(channel, {"exit": status})
+                try:
+                    if request is None or not _ours(request, root):
+                        _reply(channel, {"refused": True})  # the command runs without us
+                        continue
+                    if (
+                        _marks(files, root, kits) != marks
+                        or _import_time_env(request["env"]) != env
+                    ):
+                        _leave(listener, where, mine)  # first: the command starts a new one
+                        _reply(channel, {"stale": True})
+                        return
+                    if request["kind"] == "command" and len(fds) == 3:
+                        status = _command(listener, channel, fds, request)
+                    elif request["kind"] == "grade":
+                        lang = request["lang"]
+                        if lang not in courses:
+                            courses[lang] = load_course(root, lang)
+                        status = _run(listener, channel, courses[lang], request)
+                    else:
+                        _reply(channel, {"refused": True})
+                        continue
+                    _reply(channel, {"exit": status})
+                finally:
+                    for fd in fds:
+                        os.close(fd)
             last = time.monotonic()
     finally:
         _leave(listener, where, mine)
@@ -268,6 +258,7 @@ def _warm_up(root: Path) -> str:
             if not info.name.endswith("__main__")
         ]
         names += _not_importing_plugins(found)
+    names += _not_importing_plugins(["miniagent_course.cli"])  # a command handed over runs it
     course = load_course(root)
     if uses_hypothesis(course, course.exercises):
         names.append("hypothesis")
@@ -375,6 +366,81 @@ def _run(
         os.environ.update(request["env"])
         _grade_in_child(course, request["args"], tuple(Path(p) for p in request["streams"]))
     return _wait(pid, float(request["timeout"]), gone=channel.fileno())
+
+
+def _receive_with_fds(channel: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
+    """A request and the file descriptors sent with it (a command's terminal: 0, 1, 2)."""
+    data, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)
+    try:
+        while data and not data.endswith(b"\n"):
+            chunk = channel.recv(1 << 20)
+            if not chunk:
+                break
+            data += chunk
+        return (json.loads(data) if data.endswith(b"\n") else None), list(fds)
+    except ValueError:
+        for fd in fds:
+            os.close(fd)
+        raise
+
+
+def _ours(request: dict[str, Any], root: Path) -> bool:
+    """Is ``request`` for this course and this Python environment (two socket names may
+    collide)?"""
+    try:
+        same = Path(request["root"]).resolve() == root.resolve()
+    except (KeyError, TypeError, OSError):
+        return False
+    return same and request.get("prefix") == sys.prefix and isinstance(request.get("env"), dict)
+
+
+def _command(
+    listener: socket.socket, channel: socket.socket, fds: list[int], request: dict[str, Any]
+) -> int | None:
+    """Fork and run the ``miniagent`` command ``request`` hands over, on its terminal (``fds``),
+    in its folder and environment; its exit status, or None when the command stopped waiting
+    (the fork and whatever it started are ended then)."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.setpgid(0, 0)  # its own group: ended whole, with the grading run it forks
+            listener.close()
+            channel.close()
+            for target, fd in enumerate(fds):
+                os.dup2(fd, target)
+            os.chdir(request["cwd"])
+            os.environ.clear()
+            os.environ.update(request["env"])
+            os.environ[PROCESS_ENV] = "fork"  # its grading forks from here, never asks us
+            run.FORK_WITH_PYTEST_LOADED = True  # loaded, but no pytest session is running
+            sys.argv = [request.get("program") or "miniagent", *request["argv"]]
+            encoding = request.get("encoding") or "utf-8"
+            sys.stdin = open(0, encoding=encoding, closefd=False)  # noqa: SIM115
+            for fd, name in ((1, "stdout"), (2, "stderr")):
+                tty = os.isatty(fd)
+                stream = open(fd, "w", encoding=encoding, closefd=False, buffering=1 if tty else -1)  # noqa: SIM115
+                setattr(sys, name, stream)
+            from miniagent_course import cli
+
+            code = cli.main(request["argv"])
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 1
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(BaseException):
+                    stream.flush()
+            os._exit(int(code))
+    status = _wait(pid, run.RUN_TIMEOUT + 60, gone=channel.fileno())
+    if status is None:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)  # the grading run it forked goes with it
+    return status
 
 
 def _reply(channel: socket.socket, data: dict[str, Any]) -> None:

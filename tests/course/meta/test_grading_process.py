@@ -240,8 +240,7 @@ def test_a_warm_grader_ends_the_run_of_a_command_that_stopped_waiting(toy_course
     warm.start(toy_course)
     try:
         assert _until(lambda: warm.running(toy_course.root))
-        command = [sys.executable, "-c", "import sys; from miniagent_course.cli import main; "
-                   "sys.exit(main())", "check", "day01"]  # fmt: skip
+        command = [sys.executable, "-c", HANDED, "check", "day01"]  # handed to the warm grader
         env = {**os.environ, grading.PROCESS_ENV: "warm"}
         waiting = subprocess.Popen(command, cwd=toy_course.root, env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
@@ -252,6 +251,78 @@ def test_a_warm_grader_ends_the_run_of_a_command_that_stopped_waiting(toy_course
         marker.unlink()
         time.sleep(1.0)
         assert not marker.exists()  # the fork was ended with the command
+    finally:
+        warm.stop(toy_course.root)
+
+
+HANDED = (
+    "import sys; from miniagent_course.launch import main; code = main(); "
+    "sys.stderr.write(f'\\ncli loaded here: {\"miniagent_course.cli\" in sys.modules}\\n'); "
+    "sys.exit(code)"
+)
+
+
+def _launched(course, *args: str, how: str, **run) -> subprocess.CompletedProcess[str]:
+    """The ``miniagent`` console script's entry point (``launch.main``), ``MINIAGENT_GRADING=how``;
+    its stderr ends by saying whether the command ran in this process."""
+    return subprocess.run(
+        [sys.executable, "-c", HANDED, *args],
+        cwd=course.root,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        env={**os.environ, grading.PROCESS_ENV: how},
+        **run,
+    )
+
+
+def test_a_warm_grader_runs_check_and_list_as_the_command_would(toy_course):
+    learner = toy_course.root / toy_course.exercise("day01").file
+    warm.start(toy_course)
+    try:
+        assert _until(lambda: warm.running(toy_course.root))
+        for text in (
+            LEARNER_FILES["failing"],
+            LEARNER_FILES["solved"],
+            LEARNER_FILES["prints a lot"],
+        ):
+            learner.write_text(text)
+            for args in (["check", "day01"], ["list"], ["check"]):
+                here = _launched(toy_course, *args, how="fork")
+                handed = _launched(toy_course, *args, how="warm")
+                assert here.stderr.endswith("cli loaded here: True\n"), here.stderr
+                assert handed.stderr.endswith("cli loaded here: False\n"), handed.stderr
+                assert (handed.returncode, handed.stdout) == (here.returncode, here.stdout), args
+                assert handed.stderr == here.stderr.replace("True", "False"), args
+    finally:
+        warm.stop(toy_course.root)
+    # no warm grader (stopped): the command runs here, as it always could
+    assert _launched(toy_course, "list", how="warm").stderr.endswith("here: True\n")
+
+
+def test_a_command_handed_to_a_warm_grader_survives_a_closed_pipe(toy_course):
+    warm.start(toy_course)
+    try:
+        assert _until(lambda: warm.running(toy_course.root))
+        for args in (["list"], ["check", "day01"]):
+            read_end, write_end = os.pipe()
+            os.close(read_end)  # `miniagent check day01 | head -1`: the reader has gone
+            try:
+                done = subprocess.run(
+                    [sys.executable, "-c", HANDED, *args],
+                    cwd=toy_course.root,
+                    stdout=write_end,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    timeout=120,
+                    env={**os.environ, grading.PROCESS_ENV: "warm"},
+                )
+            finally:
+                os.close(write_end)
+            assert done.stderr.endswith("cli loaded here: False\n"), done.stderr
+            assert "Traceback" not in done.stderr, (args, done.stderr)
+            assert done.returncode == 141, (args, done.returncode)
     finally:
         warm.stop(toy_course.root)
 
