@@ -28,6 +28,7 @@ messages with it, without importing upstream (``[mine.loop]`` in kit.toml). The 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,8 +143,19 @@ def script(name: str | Script) -> Script:
     return BAD_ARGUMENTS if name == "bad_arguments" else SCRIPTS[name]
 
 
+_TOOLS: dict[tuple[Any, Any], list[Any]] = {}
+
+
 def tools(lib: Any) -> list[Any]:
-    """The scripts' tools, built with ``lib.tool``: fresh ones for every run."""
+    """The scripts' tools, built with ``lib.tool``: fresh ones for every run (copies of one set
+    per side: reading a function's schema is most of a tool's cost)."""
+    key = (lib.tool, lib.ToolException)
+    if key not in _TOOLS:
+        _TOOLS[key] = _make_tools(lib)
+    return [copy.copy(made) for made in _TOOLS[key]]
+
+
+def _make_tools(lib: Any) -> list[Any]:
 
     @lib.tool
     def add(a: int, b: int) -> int:
