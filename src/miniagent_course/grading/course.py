@@ -41,7 +41,7 @@ from miniagent_course.grading.mutants import (
     read_mutants,
     target_function,
 )
-from miniagent_course.launch import COURSE_FILE, ROOT_ENV
+from miniagent_course.handover import COURSE_FILE, ROOT_ENV
 from miniagent_course.text import language, say
 from miniagent_course.todo import NotStarted
 

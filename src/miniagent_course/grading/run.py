@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from miniagent_course import launch
+from miniagent_course import handover
 from miniagent_course.grading import sealed
 from miniagent_course.grading.course import Course, Exercise, share_course
 
@@ -62,7 +62,7 @@ UNUSED_PLUGINS = (
     "subtests",
 )
 RUN_TIMEOUT = 900  # seconds for a whole run; each grader test has its own, shorter timeout
-PROCESS_ENV = launch.PROCESS_ENV  # "spawn": a new interpreter even where a fork would do;
+PROCESS_ENV = handover.PROCESS_ENV  # "spawn": a new interpreter even where a fork would do;
 # "fork": no warm grader; "warm": one even where the command's output is not a terminal
 # A command run by a warm grader (grading/warm.py) has pytest loaded but no session running: it
 # may fork its grading runs.
@@ -169,7 +169,7 @@ def _warm(course: Course, args: list[str], folder: Path, timeout: float) -> tupl
     from miniagent_course.grading import warm
     from miniagent_course.text import language
 
-    if not launch.wanted():
+    if not handover.wanted():
         return None
     got = warm.grade(course, language(), args, folder, timeout)
     if got is None:

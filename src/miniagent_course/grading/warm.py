@@ -39,10 +39,11 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from miniagent_course import launch
+from miniagent_course import handover
 from miniagent_course.grading import run
 from miniagent_course.grading.course import Course, load_course
 from miniagent_course.grading.run import (
@@ -61,12 +62,12 @@ POLL_SECONDS = 2.0  # how often an idle warm grader looks for its course folder 
 # otherwise than the warm grader's start did is answered "stale".
 IMPORT_TIME_ENV = ("PYTHON", "LANGGRAPH_", "HYPOTHESIS_")
 WARMED = ("miniagent", "miniagent_course.grading")  # every module of these packages is imported
-wanted = launch.wanted  # does the command use a warm grader (``launch.wanted``)
+wanted = handover.wanted  # does the command use a warm grader (``handover.wanted``)
 
 
 def address(root: Path) -> Path | None:
-    """The socket of the warm grader of the course at ``root`` (``launch.address``)."""
-    where = launch.address(str(root))
+    """The socket of the warm grader of the course at ``root`` (``handover.address``)."""
+    where = handover.address(str(root))
     return Path(where) if where else None
 
 
@@ -82,7 +83,7 @@ def grade(
     if where is None or not where.exists():
         return None
     streams = (folder / "stdout", folder / "stderr")
-    request = launch.request_of(
+    request = handover.request_of(
         "grade",
         str(course.root.resolve()),
         args=args,
@@ -97,7 +98,7 @@ def grade(
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as channel:
             channel.connect(str(where))
             channel.sendall((json.dumps(request) + "\n").encode("utf-8"))
-            reply = launch.receive(channel)
+            reply = handover.receive(channel)
     except OSError:
         return None
     if reply is None or "exit" not in reply:
@@ -145,8 +146,9 @@ def stop(root: Path) -> None:
 # --- the warm grader's side ------------------------------------------------------------------
 
 
-def serve(root: Path) -> None:
-    """Be the warm grader of the course at ``root`` until it is idle, stale or gone."""
+def serve(root: Path, command: Callable[[list[str]], int] | None = None) -> None:
+    """Be the warm grader of the course at ``root`` until it is idle, stale or gone; ``command``
+    runs the commands handed over (``cli.main``: given by the program, the layer that has it)."""
     where = address(root)
     listener = _listen(where) if where is not None else None
     if listener is None:
@@ -193,8 +195,8 @@ def serve(root: Path) -> None:
                         _leave(listener, where, mine)  # first: the command starts a new one
                         _reply(channel, {"stale": True})
                         return
-                    if request["kind"] == "command" and len(fds) == 3:
-                        status = _command(listener, channel, fds, request)
+                    if request["kind"] == "command" and len(fds) == 3 and command is not None:
+                        status = _command(command, listener, channel, fds, request)
                     elif request["kind"] == "grade":
                         lang = request["lang"]
                         if lang not in courses:
@@ -258,7 +260,6 @@ def _warm_up(root: Path) -> str:
             if not info.name.endswith("__main__")
         ]
         names += _not_importing_plugins(found)
-    names += _not_importing_plugins(["miniagent_course.cli"])  # a command handed over runs it
     course = load_course(root)
     if uses_hypothesis(course, course.exercises):
         names.append("hypothesis")
@@ -395,7 +396,11 @@ def _ours(request: dict[str, Any], root: Path) -> bool:
 
 
 def _command(
-    listener: socket.socket, channel: socket.socket, fds: list[int], request: dict[str, Any]
+    command: Callable[[list[str]], int],
+    listener: socket.socket,
+    channel: socket.socket,
+    fds: list[int],
+    request: dict[str, Any],
 ) -> int | None:
     """Fork and run the ``miniagent`` command ``request`` hands over, on its terminal (``fds``),
     in its folder and environment; its exit status, or None when the command stopped waiting
@@ -424,9 +429,7 @@ def _command(
                 tty = os.isatty(fd)
                 stream = open(fd, "w", encoding=encoding, closefd=False, buffering=1 if tty else -1)  # noqa: SIM115
                 setattr(sys, name, stream)
-            from miniagent_course import cli
-
-            code = cli.main(request["argv"])
+            code = command(request["argv"])
         except SystemExit as stop:
             code = stop.code if isinstance(stop.code, int) else 1
         except BaseException:
@@ -449,4 +452,6 @@ def _reply(channel: socket.socket, data: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    serve(Path(sys.argv[1]).resolve())
+    from miniagent_course.cli import main as cli_main  # a program may run the command
+
+    serve(Path(sys.argv[1]).resolve(), cli_main)

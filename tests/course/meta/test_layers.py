@@ -5,13 +5,13 @@ longest name below that it starts with):
 
 0. foundations, which know nothing of a course: ``miniagent_course`` (the package itself),
    ``text`` (the messages), ``todo`` (``NotStarted``), ``sides`` (miniagent's or upstream's
-   names), ``tracer``;
+   names), ``tracer``, ``handover`` (a command handed to the warm grader: its socket and request);
 1. ``grading``: the course model (``course.toml``, the kits' ``kit.toml``), implementations,
    mutants, the graders' pytest plugin, the grading runs, the recordings of upstream's results;
 2. what is built on the course model: ``lab`` (notebook helpers), ``models``, ``site`` (the
    course site), ``mine`` (the learner's own agent, and its pytest plugin), ``classroom`` (the
    course graded on Gradescope, GitHub Classroom or a folder of submissions);
-3. the programs: ``cli`` (``miniagent``), and every ``if __name__ == "__main__":`` block (such a
+3. the programs: ``cli`` (``miniagent``), ``launch`` (its entry point), and every ``if __name__ == "__main__":`` block (such a
    block runs only as a program, never when its module is imported);
 4. ``kits``: the days. A day imports the engine (layers 0-3) and never another day.
 
@@ -46,6 +46,7 @@ LAYERS: dict[str, int] = {
     f"{PACKAGE}.todo": 0,
     f"{PACKAGE}.sides": 0,
     f"{PACKAGE}.tracer": 0,
+    f"{PACKAGE}.handover": 0,
     f"{PACKAGE}.grading": 1,
     f"{PACKAGE}.lab": 2,
     f"{PACKAGE}.models": 2,
@@ -53,6 +54,7 @@ LAYERS: dict[str, int] = {
     f"{PACKAGE}.mine": 2,
     f"{PACKAGE}.classroom": 2,
     f"{PACKAGE}.cli": PROGRAM,
+    f"{PACKAGE}.launch": PROGRAM,
     KITS: 4,
 }
 
