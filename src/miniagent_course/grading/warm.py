@@ -2,10 +2,16 @@
 
 A grading run forked from the ``miniagent`` command (:mod:`.run`) still imports pytest, pydantic,
 miniagent (and hypothesis, for a kit that names it) before its first grader: about half of a day's
-``miniagent check``. A warm grader imports them once, for one course, and then forks a grading run
-per request. The fork is the forked run of :mod:`.run` (``_grade_in_child``, with the command's
-environment), only started from a process that has more loaded: what it prints and records is the
-same (``tests/course/meta/test_grading_process.py``).
+``miniagent check``. A warm grader imports them once, for one course, and then forks per request:
+
+* a **command** handed over whole (``miniagent check`` or ``list``, ``handover.py``): the fork
+  takes the command's terminal, folder and environment and runs ``cli.main`` there, which grades
+  in a fork of its own;
+* a **grading run** (from a command that runs in its own process): the fork is the forked run of
+  :mod:`.run` (``_grade_in_child``, with the command's environment).
+
+Either way it is the same code started from a process that has more loaded: what it prints and
+records is the same (``tests/course/meta/test_grading_process.py``).
 
 * **Who starts one**: the ``miniagent`` command, in the background, after grading without one, when
   it runs in a terminal (or with ``MINIAGENT_GRADING=warm``). ``MINIAGENT_GRADING=fork`` or
