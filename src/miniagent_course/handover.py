@@ -17,6 +17,7 @@ import socket
 import sys
 import tempfile
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 PROCESS_ENV = "MINIAGENT_GRADING"  # "warm", "fork" or "spawn": how grading runs (grading/run.py)
@@ -73,15 +74,29 @@ def request_of(kind: str, root: str, **fields: Any) -> dict[str, Any]:
     return {"kind": kind, "root": root, "prefix": sys.prefix, "env": dict(os.environ), **fields}
 
 
-def receive(channel: socket.socket) -> dict[str, Any] | None:
-    """One JSON line from ``channel`` (None if it closed first)."""
-    data = b""
+def receive(channel: socket.socket, data: bytes = b"") -> dict[str, Any] | None:
+    """One JSON line from ``channel``, after the ``data`` already read of it (None if it closed
+    first)."""
     while not data.endswith(b"\n"):
         chunk = channel.recv(65536)
         if not chunk:
             return None
         data += chunk
     return json.loads(data)
+
+
+def ask(where: str, request: dict[str, Any], fds: Sequence[int] = ()) -> dict[str, Any] | None:
+    """Send ``request`` (and the file descriptors ``fds``) to the warm grader at ``where`` and
+    wait for its answer (None if it closed first); OSError if it cannot be reached."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()  # nothing of ours is printed after what the warm grader prints
+    data = (json.dumps(request) + "\n").encode("utf-8")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as channel:
+        channel.connect(where)
+        sent = socket.send_fds(channel, [data], list(fds)) if fds else 0
+        channel.sendall(data[sent:])
+        return receive(channel)
 
 
 def hand_over(args: list[str]) -> int | None:
@@ -95,15 +110,8 @@ def hand_over(args: list[str]) -> int | None:
     request = request_of(
         "command", root, argv=args, program=sys.argv[0], cwd=os.getcwd(), encoding=encoding
     )
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None:
-            stream.flush()
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as channel:
-            channel.connect(where)
-            data = (json.dumps(request) + "\n").encode("utf-8")
-            socket.send_fds(channel, [data], [0, 1, 2])  # the terminal itself
-            reply = receive(channel)
+        reply = ask(where, request, fds=(0, 1, 2))  # the terminal itself
     except OSError:
         return None
     except KeyboardInterrupt:  # Ctrl-C: the warm grader ends the command's run when we go

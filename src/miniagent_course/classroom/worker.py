@@ -45,7 +45,7 @@ import pytest
 from miniagent_course.classroom.child import PLUGIN_NAME, Reporter
 from miniagent_course.grading import sealed
 from miniagent_course.grading.plugin import SESSION
-from miniagent_course.grading.run import _wait
+from miniagent_course.grading.run import _kill, _wait
 
 WORKER_OPTION = "--classroom-worker"
 
@@ -124,11 +124,7 @@ def _serve(session: pytest.Session, read_fd: int, write_fd: int) -> None:
 def _end(pid: int, wait: bool) -> None:
     """End the fork ``pid``'s process group (when ``wait``: the fork itself first, and reap it)."""
     if wait:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except OSError:
-            pass
+        _kill(pid)
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:

@@ -270,7 +270,6 @@ def _wait(pid: int, timeout: float, gone: int | None = None) -> int | None:
     an interrupt (Ctrl-C) ends the child too, and so does the file descriptor ``gone`` turning
     readable (a warm grader's command that stopped waiting: ``grading/warm.py``)."""
     import select
-    import signal
 
     deadline = time.monotonic() + timeout
     try:
@@ -283,25 +282,27 @@ def _wait(pid: int, timeout: float, gone: int | None = None) -> int | None:
             if done:
                 return os.waitstatus_to_exitcode(status)
             left = deadline - time.monotonic()
-            if left <= 0:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return None
-            if gone is not None and select.select([gone], [], [], 0)[0]:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+            if left <= 0 or (gone is not None and select.select([gone], [], [], 0)[0]):
+                _kill(pid)
                 return None
             if watch is not None:
                 select.select([watch, *([] if gone is None else [gone])], [], [], left)
             else:
                 time.sleep(min(left, 0.01))
     except BaseException:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except OSError:
-            pass
+        _kill(pid)
         raise
     finally:
         if watch is not None:
             os.close(watch)
+
+
+def _kill(pid: int) -> None:
+    """End the child ``pid`` and reap it (nothing if it is gone already)."""
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass

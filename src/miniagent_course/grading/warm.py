@@ -68,7 +68,6 @@ POLL_SECONDS = 2.0  # how often an idle warm grader looks for its course folder 
 # otherwise than the warm grader's start did is answered "stale".
 IMPORT_TIME_ENV = ("PYTHON", "LANGGRAPH_", "HYPOTHESIS_")
 WARMED = ("miniagent", "miniagent_course.grading")  # every module of these packages is imported
-wanted = handover.wanted  # does the command use a warm grader (``handover.wanted``)
 
 
 def address(root: Path) -> Path | None:
@@ -97,14 +96,8 @@ def grade(
         lang=lang,
         timeout=timeout,
     )
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None:
-            stream.flush()
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as channel:
-            channel.connect(str(where))
-            channel.sendall((json.dumps(request) + "\n").encode("utf-8"))
-            reply = handover.receive(channel)
+        reply = handover.ask(str(where), request)
     except OSError:
         return None
     if reply is None or "exit" not in reply:
@@ -379,13 +372,8 @@ def _receive_with_fds(channel: socket.socket) -> tuple[dict[str, Any] | None, li
     """A request and the file descriptors sent with it (a command's terminal: 0, 1, 2)."""
     data, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)
     try:
-        while data and not data.endswith(b"\n"):
-            chunk = channel.recv(1 << 20)
-            if not chunk:
-                break
-            data += chunk
-        return (json.loads(data) if data.endswith(b"\n") else None), list(fds)
-    except ValueError:
+        return (handover.receive(channel, data) if data else None), list(fds)
+    except (OSError, ValueError):
         for fd in fds:
             os.close(fd)
         raise

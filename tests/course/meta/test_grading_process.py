@@ -19,6 +19,7 @@ import time
 
 import pytest
 
+from miniagent_course import handover
 from miniagent_course.grading import run as grading
 from miniagent_course.grading import warm
 from miniagent_course.text import say
@@ -338,15 +339,15 @@ def test_only_a_terminal_keeps_a_warm_grader_unless_told(monkeypatch):
     monkeypatch.delenv(grading.PROCESS_ENV, raising=False)
     monkeypatch.setattr(sys, "stdin", Terminal(True))
     monkeypatch.setattr(sys, "stdout", Terminal(True))
-    assert warm.wanted()
+    assert handover.wanted()
     monkeypatch.setattr(sys, "stdout", Terminal(False))  # output read by a script or a test
-    assert not warm.wanted()
+    assert not handover.wanted()
     monkeypatch.setenv(grading.PROCESS_ENV, "warm")
-    assert warm.wanted()
+    assert handover.wanted()
     monkeypatch.setattr(sys, "stdout", Terminal(True))
     for how in ("fork", "spawn"):
         monkeypatch.setenv(grading.PROCESS_ENV, how)
-        assert not warm.wanted()
+        assert not handover.wanted()
 
 
 def _miniagent(course, *args: str) -> subprocess.CompletedProcess[str]:
